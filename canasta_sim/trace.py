@@ -1,0 +1,238 @@
+"""Deal traces in the JSON Lines format of TRACE.md, and a readable view of them.
+
+The kernel records every deal it plays into an integer event buffer
+(``kernels/trace_buf.py``) when tracing is on; this module only decodes that
+buffer.  It never replays the rules itself, so a trace shows what the engine
+really did, and row ``deal == i`` of ``simulate`` describes the same deal.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Iterator
+
+import numpy as np
+
+from canasta_sim.kernels import layout
+from canasta_sim.kernels.cards import TOKENS
+from canasta_sim.runner import Plan, prepare
+
+BUFFER_INTS = 1 << 16
+
+
+def _tokens(values) -> list:
+    return [TOKENS[int(v)] for v in values]
+
+
+def run_traced(plan: Plan, deal: int):
+    """Play one deal with tracing on; returns (event int buffer, result row)."""
+    from canasta_sim.kernels.engine import trace_deal_nb
+
+    size = BUFFER_INTS
+    while True:
+        buf = np.zeros(size, np.int32)
+        row = np.zeros(layout.NCOLS, np.int64)
+        used = trace_deal_nb(plan.rules_nb, plan.seed, deal, plan.policy_ids, plan.params,
+                             plan.scores_before, row, buf)
+        if row[layout.COL_TRACE_OVERFLOW] == 0:
+            return buf[:used], row
+        size *= 4
+
+
+def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
+    """The TRACE.md events (dicts) of one traced deal, start to score."""
+    rules = plan.rules
+    events = []
+    pos = 0
+    while pos < len(buf):
+        code, seat, a, b, n = (int(x) for x in buf[pos:pos + layout.EV_HEADER])
+        cards = buf[pos + layout.EV_HEADER:pos + layout.EV_HEADER + n]
+        pos += layout.EV_HEADER + n
+        events.append(_event(code, seat, a, b, cards, plan, deal, game))
+    events.append(score_event(row, rules.num_sides))
+    return events
+
+
+def _event(code, seat, a, b, cards, plan, deal, game) -> dict:
+    """One decoded event."""
+    if code == layout.EV_START:
+        return _start_event(seat, cards, plan, deal, game)
+    if code == layout.EV_UPCARD:
+        return {"ev": "upcard", "cards": _tokens(cards)}
+    if code == layout.EV_RED3:
+        return {"ev": "red3", "seat": seat, "from": layout.RED3_SOURCES[a],
+                "replacement": TOKENS[b] if b >= 0 else None}
+    if code == layout.EV_DRAW:
+        return {"ev": "draw", "seat": seat, "cards": _tokens(cards)}
+    if code == layout.EV_TAKE:
+        return _take_event(seat, a, b, cards)
+    if code == layout.EV_MELD:
+        return {"ev": "meld", "seat": seat, "rank": TOKENS[a], "cards": _tokens(cards)}
+    if code == layout.EV_ASK:
+        return {"ev": "ask", "seat": seat, "answer": bool(a)}
+    if code == layout.EV_DISCARD:
+        return {"ev": "discard", "seat": seat, "card": TOKENS[a]}
+    if code == layout.EV_OUT:
+        return {"ev": "out", "seat": seat, "concealed": bool(a)}
+    if code == layout.EV_END:
+        return {"ev": "end", "reason": "out" if a == layout.END_OUT else "stock"}
+    raise ValueError(f"unknown trace event code {code}")
+
+
+def _start_event(dealer, cards, plan, deal, game) -> dict:
+    rules = plan.rules
+    n, size = rules.num_players, rules.hand_size
+    hands = [_tokens(cards[s * size:(s + 1) * size]) for s in range(n)]
+    return {"ev": "start", "deal": int(deal), "game": game, "rules": rules.canonical(),
+            "seats": n, "sides": rules.sides(), "dealer": dealer,
+            "scores_before": [int(x) for x in plan.scores_before[:rules.num_sides]],
+            "hands": hands, "stock": _tokens(cards[n * size:])}
+
+
+def _take_event(seat, pile_n, n_melds, cards) -> dict:
+    pile = _tokens(cards[:pile_n])
+    melds = []
+    i = pile_n
+    for _ in range(n_melds):
+        rank, count = int(cards[i]), int(cards[i + 1])
+        melds.append({"rank": TOKENS[rank], "cards": _tokens(cards[i + 2:i + 2 + count])})
+        i += 2 + count
+    return {"ev": "take", "seat": seat, "pile": pile, "melds": melds}
+
+
+def score_event(row, num_sides: int) -> dict:
+    """The score line of TRACE.md, from the kernel's result row."""
+    sides = []
+    for k in range(num_sides):
+        base = layout.SIDE_BASE + layout.SIDE_STRIDE * k
+        item = {name: int(row[base + i]) for i, name in enumerate(layout.SIDE_FIELDS)}
+        sides.append({"melds": item["melds"], "natural": item["natural"],
+                      "mixed": item["mixed"], "canastas": item["canasta_bonus"],
+                      "red3": item["red3_points"], "out": item["out_bonus"],
+                      "hand": item["hand"], "total": item["score"]})
+    return {"ev": "score", "sides": sides}
+
+
+def trace_events(rules="classic", seed=0, first=0, last=1, policies="greedy",
+                 scores_before=None) -> Iterator[list]:
+    """The event lists of deals first..last-1."""
+    plan = prepare(max(last - first, 0), seed, rules, policies, scores_before, first)
+    for deal in range(first, last):
+        buf, row = run_traced(plan, deal)
+        yield decode_events(buf, plan, deal, row)
+
+
+def trace_lines(rules="classic", seed=0, first=0, last=1, policies="greedy",
+                scores_before=None) -> Iterator[str]:
+    """JSON Lines (TRACE.md) of deals first..last-1, one event per string."""
+    for events in trace_events(rules, seed, first, last, policies, scores_before):
+        for ev in events:
+            yield json.dumps(ev, separators=(",", ":"))
+
+
+# ---- the readable view ----------------------------------------------------------------------
+
+_ORDER = {t: i for i, t in enumerate(TOKENS)}
+
+
+def _fmt_cards(counter: Counter) -> str:
+    cards = sorted(counter.elements(), key=lambda t: -_ORDER[t])
+    return " ".join(cards) if cards else "-"
+
+
+class _View:
+    """Hands, pile, melds and red threes, replayed from the trace events for display."""
+
+    def __init__(self, start: dict):
+        self.sides = start["sides"]
+        self.side_of = {s: k for k, seats in enumerate(self.sides) for s in seats}
+        self.hands = [Counter(h) for h in start["hands"]]
+        self.stock = list(start["stock"])
+        self.pile = []
+        self.melds = [dict() for _ in self.sides]
+        self.red3 = [0] * len(self.sides)
+
+    def apply(self, ev: dict) -> str:
+        kind = ev["ev"]
+        seat = ev.get("seat")
+        if kind == "upcard":
+            self.stock = self.stock[len(ev["cards"]):]
+            self.pile.extend(ev["cards"])
+            return f"upcard: {' '.join(ev['cards'])}  (pile top {self.pile[-1]})"
+        if kind == "red3":
+            self.hands[seat]["3r"] -= 1
+            self.red3[self.side_of[seat]] += 1
+            if ev["replacement"] is not None:
+                self.stock.pop(0)
+                self.hands[seat][ev["replacement"]] += 1
+            repl = ev["replacement"] or "nothing"
+            return f"  seat {seat} lays a red three ({ev['from']}), replaced by {repl}"
+        if kind == "draw":
+            self.stock = self.stock[len(ev["cards"]):]
+            self.hands[seat].update(ev["cards"])
+            return f"seat {seat} draws {' '.join(ev['cards'])}   [stock {len(self.stock)}]"
+        if kind == "take":
+            return self._take(seat, ev)
+        if kind == "meld":
+            self.hands[seat].subtract(ev["cards"])
+            self._add(seat, ev["rank"], ev["cards"])
+            return f"  seat {seat} melds {ev['rank']}: {' '.join(ev['cards'])}"
+        if kind == "ask":
+            return f"  seat {seat} asks to go out: {'yes' if ev['answer'] else 'no'}"
+        if kind == "discard":
+            self.hands[seat][ev["card"]] -= 1
+            self.pile.append(ev["card"])
+            return (f"  seat {seat} discards {ev['card']}   hand: "
+                    f"{_fmt_cards(+self.hands[seat])}   [pile {len(self.pile)}]")
+        if kind == "out":
+            how = "concealed" if ev["concealed"] else "not concealed"
+            return f"  seat {seat} goes out ({how})"
+        if kind == "end":
+            return f"end: {ev['reason']}\n" + self.table()
+        if kind == "score":
+            return "\n".join(f"side {k} {self.sides[k]}: " + ", ".join(
+                f"{key} {val}" for key, val in s.items()) for k, s in enumerate(ev["sides"]))
+        return json.dumps(ev)
+
+    def _take(self, seat, ev) -> str:
+        top = ev["pile"][-1]
+        for i, meld in enumerate(ev["melds"]):
+            from_hand = list(meld["cards"])
+            if i == 0:
+                from_hand.remove(top)
+            self.hands[seat].subtract(from_hand)
+            self._add(seat, meld["rank"], meld["cards"])
+        for card in ev["pile"][:-1]:
+            self.hands[seat][card] += 1
+        self.pile = []
+        melds = "; ".join(f"{m['rank']}: {' '.join(m['cards'])}" for m in ev["melds"])
+        return f"seat {seat} TAKES the pile of {len(ev['pile'])} ({top} on top) with {melds}"
+
+    def _add(self, seat, rank, cards):
+        melds = self.melds[self.side_of[seat]]
+        melds.setdefault(rank, []).extend(cards)
+
+    def table(self) -> str:
+        lines = []
+        for k, seats in enumerate(self.sides):
+            melds = "  ".join(f"[{' '.join(c)}]" for _, c in sorted(
+                self.melds[k].items(), key=lambda kv: -_ORDER[kv[0]]))
+            lines.append(f"side {k}: red threes {self.red3[k]}  melds {melds or '-'}")
+            for s in seats:
+                lines.append(f"  seat {s} holds {_fmt_cards(+self.hands[s])}")
+        return "\n".join(lines)
+
+
+def pretty_lines(rules="classic", seed=0, first=0, last=1, policies="greedy",
+                 scores_before=None) -> Iterator[str]:
+    """A readable, turn-by-turn view of deals first..last-1 (hands, pile, melds)."""
+    for events in trace_events(rules, seed, first, last, policies, scores_before):
+        start = events[0]
+        view = _View(start)
+        yield (f"=== deal {start['deal']}  rules {start['rules']}  dealer {start['dealer']}  "
+               f"scores before {start['scores_before']}")
+        for s, hand in enumerate(view.hands):
+            yield f"seat {s} dealt {_fmt_cards(hand)}"
+        for ev in events[1:]:
+            yield view.apply(ev)
+        yield ""

@@ -1,0 +1,552 @@
+"""Legal choices of a turn, and the moves that carry them out.
+
+Every decision of a turn is a list of options built here from the seat's own
+hand and public information only (RULES.md 0.1); a policy picks one by index
+and the engine applies it.  Options are rows of ``opts`` (int64[MAX_OPTS, 5]):
+``[kind, a, b, c, d]`` with ``kind`` one of the ``OPT_*`` codes.
+
+Meld-phase choices are atomic steps (a new meld of three cards, one card added
+to a meld), so that ``random`` can be uniform over them and every meld event
+of a trace is legal on its own; going out is one macro step built by
+:func:`find_go_out_nb`.
+"""
+import numpy as np
+from numba import njit
+
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .layout import EV_MELD
+from .rules_nb import Ask
+from .state import (M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_MELDED, SIDE_MINIMUM,
+                    ST_NSEATS, ST_NSIDES, ST_PILE_N, ST_FREEZERS, ST_TURN_ADDED_PRE,
+                    ST_TURN_ASK, ST_TURN_COUNT, ST_TURN_LAST_RED3, ST_TURN_MELDED, ST_TURN_MIN,
+                    ST_TURN_NEEDS_MIN, ST_TURN_NEW_RANKS, ST_TURN_PRE_RANKS, ST_TURN_TAKE,
+                    canastas_nb, card_value_nb, meld_ok_nb, meld_size_nb, side_of_nb,
+                    wild_capacity_nb)
+from .trace_buf import ev_begin_nb, ev_push_nb
+
+MAX_OPTS = 256
+
+OPT_STOP = 0        # end the meld phase
+OPT_NEW = 1         # a: rank, b: NEW_3N / NEW_2N_DEUCE / NEW_2N_JOKER
+OPT_ADD = 2         # a: rank, b: card kind added to the side's meld of that rank
+OPT_GO_OUT = 3      # meld the whole hand (b: discard kind or -1), the plan of find_go_out_nb
+OPT_DRAW = 4        # draw from the stock (R12 a)
+OPT_TAKE = 5        # take the pile: a naturals, b deuces, c jokers from the hand join the top card
+OPT_DISCARD = 6     # a: card kind
+OPT_ASK = 7         # ask partner "may I go out?" (R42)
+OPT_NO_ASK = 8
+OPT_DECLINE = 9     # do not take the pile after the stock is gone: the deal ends (R49)
+OPT_YES = 10        # answers to a partner's question
+OPT_NO = 11
+
+NEW_3N = 0
+NEW_2N_DEUCE = 1
+NEW_2N_JOKER = 2
+
+# decision kinds a policy is asked about
+DEC_DRAW = 0
+DEC_MELD = 1
+DEC_DISCARD = 2
+DEC_ASK = 3
+DEC_ANSWER = 4
+DEC_TAKE_PLAN = 5   # extra take melds of a side that has not melded (R35)
+
+
+@njit(cache=True)
+def add_opt_nb(opts, n, kind, a, b, c, d):
+    """Append one option row; returns the new count (silently full at MAX_OPTS)."""
+    if n >= opts.shape[0]:
+        return n
+    opts[n, 0] = kind
+    opts[n, 1] = a
+    opts[n, 2] = b
+    opts[n, 3] = c
+    opts[n, 4] = d
+    return n + 1
+
+
+# ---- going out: who may, and with which plan (R16, R39-R42, R44) ----------------------------
+
+@njit(cache=True)
+def has_partner_nb(st):
+    """True when the seat's side has more than one seat (R42 needs a partner)."""
+    return st[ST_NSEATS] > st[ST_NSIDES]
+
+
+@njit(cache=True)
+def out_allowed_nb(rules, st, canastas_after):
+    """May the current player empty his hand now, given his side's canastas then? (R40, R42, R47)"""
+    if canastas_after < rules.canastas_to_go_out:
+        return False
+    if st[ST_TURN_ASK] == 0 or st[ST_TURN_LAST_RED3] == 1:
+        return False
+    if (rules.ask_permission == Ask.REQUIRED and has_partner_nb(st)
+            and st[ST_TURN_TAKE] == 0 and st[ST_TURN_ASK] != 1):
+        return False
+    return True
+
+
+@njit(cache=True)
+def can_finish_nb(rules, st, hand_row, melds, side, hand_left, canastas_after):
+    """R16: after a move leaving ``hand_left`` cards, can the turn still end legally?
+
+    Two or more cards: discard one, keep one.  One card: discard it and go out, or
+    lay it on a six-card meld whose completion gives the canastas to go out.
+    None: the player has gone out."""
+    if hand_left >= 2:
+        return True
+    if hand_left == 1 and st[ST_TURN_LAST_RED3] == 1:
+        return True                      # R47: no discard follows; keeping the card is fine
+    if out_allowed_nb(rules, st, canastas_after):
+        return True
+    if hand_left == 1 and out_allowed_nb(rules, st, canastas_after + 1):
+        for k in range(NKINDS):
+            if hand_row[k] > 0:
+                if k >= FIRST_NATURAL and meld_size_nb(melds, side, k) == 6:
+                    return True
+                if k == JOKER or k == DEUCE:
+                    for r in range(FIRST_NATURAL, NKINDS):
+                        wilds = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]
+                        if meld_size_nb(melds, side, r) == 6 and \
+                                wilds + 1 <= wild_capacity_nb(rules, melds[side, r, M_NAT]):
+                            return True
+    return False
+
+
+@njit(cache=True)
+def plan_full_meld_nb(rules, hv, melds, side, plan):
+    """Can every card of the hand vector ``hv`` be melded, leaving the side with the canastas
+    needed to go out (R18-R25, R40)?  Fills ``plan[rank] = (naturals, deuces, jokers)``
+    to add; returns the number of canastas afterwards, or -1 if impossible."""
+    plan[:, :] = 0
+    wild_need = np.zeros(NKINDS, np.int64)
+    for r in range(FIRST_NATURAL, NKINDS):
+        h = hv[r]
+        if h == 0:
+            continue
+        plan[r, M_NAT] = h
+        if meld_size_nb(melds, side, r) == 0:
+            if h < rules.min_naturals_per_meld:
+                return -1
+            if h < 3:
+                wild_need[r] = 3 - h
+    b3 = hv[BLACK3]
+    if b3 > 0:
+        if rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4:   # R25, D10
+            plan[BLACK3, M_NAT] = b3
+        else:
+            return -1
+    if hv[RED3] > 0:
+        return -1
+    wilds = hv[JOKER] + hv[DEUCE]
+    add = np.zeros(NKINDS, np.int64)
+    room = np.zeros(NKINDS, np.int64)
+    size = np.zeros(NKINDS, np.int64)
+    for r in range(FIRST_NATURAL, NKINDS):
+        nat = melds[side, r, M_NAT] + plan[r, M_NAT]
+        have_w = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]
+        size[r] = nat + have_w
+        if size[r] == 0:
+            continue
+        room[r] = wild_capacity_nb(rules, nat) - have_w
+        if wild_need[r] > 0:
+            if room[r] < wild_need[r] or wilds < wild_need[r]:
+                return -1
+            add[r] = wild_need[r]
+            wilds -= wild_need[r]
+            room[r] -= wild_need[r]
+            size[r] += wild_need[r]
+    have = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        if size[r] >= 7:
+            have += 1
+    while have < rules.canastas_to_go_out:          # R40: complete the cheapest melds
+        best = -1
+        for r in range(FIRST_NATURAL, NKINDS):
+            if 0 < size[r] < 7:
+                deficit = 7 - size[r]
+                if deficit <= room[r] and deficit <= wilds:
+                    if best < 0 or deficit < 7 - size[best]:
+                        best = r
+        if best < 0:
+            return -1
+        d = 7 - size[best]
+        add[best] += d
+        room[best] -= d
+        size[best] += d
+        wilds -= d
+        have += 1
+    # the remaining wild cards: melds already mixed first, natural canastas last
+    for rnd in range(3):
+        for r in range(FIRST_NATURAL, NKINDS):
+            if wilds == 0:
+                break
+            if size[r] == 0 or room[r] == 0:
+                continue
+            mixed = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER] + add[r] > 0
+            if (rnd == 0 and mixed) or (rnd == 1 and size[r] < 7) or rnd == 2:
+                k = min(room[r], wilds)
+                add[r] += k
+                room[r] -= k
+                size[r] += k
+                wilds -= k
+    if wilds > 0:
+        return -1
+    jokers = hv[JOKER]
+    for r in range(FIRST_NATURAL, NKINDS):
+        j = min(add[r], jokers)
+        plan[r, M_JOKER] = j
+        plan[r, M_DEUCE] = add[r] - j
+        jokers -= j
+    return have
+
+
+@njit(cache=True)
+def plan_value_nb(rules, plan):
+    """R4 card values of the cards a plan places (the R28 count of those cards)."""
+    v = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        v += plan[r, M_NAT] * card_value_nb(rules, r) + plan[r, M_DEUCE] * 20 \
+            + plan[r, M_JOKER] * 50
+    v += plan[BLACK3, M_NAT] * card_value_nb(rules, BLACK3)
+    return v
+
+
+@njit(cache=True)
+def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
+    """R44: would going out with this plan be concealed?"""
+    if seatv[seat, SEAT_MELDED_BEFORE] == 1 or st[ST_TURN_ADDED_PRE] == 1:
+        return False
+    if discard >= 0 and rules.concealed_allows_final_discard == 0:
+        return False
+    if st[ST_TURN_TAKE] == 1 and rules.concealed_allows_pile_take == 0:
+        return False
+    own_canasta = False
+    for r in range(FIRST_NATURAL, NKINDS):
+        placed = plan[r, M_NAT] + plan[r, M_DEUCE] + plan[r, M_JOKER]
+        bit = np.int64(1) << r
+        if placed > 0 and (st[ST_TURN_PRE_RANKS] & bit) != 0:
+            return False                    # (iii) adds to a meld of the partner's
+        new = (st[ST_TURN_NEW_RANKS] & bit) != 0 or (placed > 0 and meld_size_nb(melds, side, r) == 0)
+        if new and meld_size_nb(melds, side, r) + placed >= 7:
+            own_canasta = True
+    return own_canasta
+
+
+@njit(cache=True)
+def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan):
+    """Find a legal way to go out now (R39-R44).  Returns the discard kind, -1 for going
+    out without a discard, or -2 if the player cannot go out; ``plan`` holds the melds."""
+    side = side_of_nb(st, seat)
+    if st[ST_TURN_LAST_RED3] == 1 or st[ST_TURN_ASK] == 0:
+        return -2
+    hv = hand_row.copy()
+    order = np.array([-1, BLACK3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, ACE, DEUCE, JOKER], np.int64)
+    for i in range(order.shape[0]):
+        d = order[i]
+        if d >= 0:
+            if hv[d] == 0:
+                continue
+            hv[d] -= 1
+        have = plan_full_meld_nb(rules, hv, melds, side, plan)
+        ok = have >= 0 and out_allowed_nb(rules, st, have)
+        if ok and st[ST_TURN_NEEDS_MIN] == 1:
+            count = st[ST_TURN_COUNT] + plan_value_nb(rules, plan)
+            if count < st[ST_TURN_MIN] and not (
+                    rules.concealed_exempt_from_min_count == 1
+                    and concealed_after_nb(rules, st, seatv, melds, side, seat, plan, d)):
+                ok = False                   # R27/R28, exemption R30
+        if d >= 0:
+            hv[d] += 1
+        if ok:
+            return d
+    return -2
+
+
+
+
+# ---- the initial meld: can the minimum still be reached? (R26-R28) --------------------------
+
+@njit(cache=True)
+def max_extra_count_nb(rules, hand_row, melds, side):
+    """The largest R28 count the hand could still add this turn by new melds and additions
+    to the side's melds (exact when R16 is ignored): every natural that can be melded, the
+    pairs that a wild card completes (best first) and then as many wild cards, jokers first,
+    as the melds have room for."""
+    total = 0
+    room = 0
+    pair_value = np.zeros(NKINDS, np.int64)
+    pair_need = np.zeros(NKINDS, np.int64)
+    for r in range(FIRST_NATURAL, NKINDS):
+        h = hand_row[r]
+        v = card_value_nb(rules, r)
+        size = meld_size_nb(melds, side, r)
+        if size > 0:
+            nat = melds[side, r, M_NAT] + h
+            total += h * v
+            room += wild_capacity_nb(rules, nat) - (size - melds[side, r, M_NAT])
+        elif h >= 3 and h >= rules.min_naturals_per_meld:
+            total += h * v
+            room += wild_capacity_nb(rules, h)
+        elif h > 0 and h >= rules.min_naturals_per_meld and wild_capacity_nb(rules, h) >= 3 - h:
+            pair_value[r] = h * v
+            pair_need[r] = 3 - h
+    wilds = hand_row[JOKER] + hand_row[DEUCE]
+    used = 0
+    while True:                                   # complete the best pairs while wilds last
+        best = -1
+        for r in range(FIRST_NATURAL, NKINDS):
+            if pair_need[r] > 0 and pair_need[r] <= wilds - used:
+                if best < 0 or pair_value[r] > pair_value[best]:
+                    best = r
+        if best < 0:
+            break
+        used += pair_need[best]
+        total += pair_value[best]
+        room += wild_capacity_nb(rules, hand_row[best]) - pair_need[best]
+        pair_need[best] = 0
+    placed = used + min(wilds - used, max(room, 0))
+    jokers = min(hand_row[JOKER], placed)
+    return total + jokers * 50 + (placed - jokers) * 20
+
+
+# ---- placing cards on melds (R15, R18-R22) --------------------------------------------------
+
+@njit(cache=True)
+def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, joker, trace):
+    """Move cards from ``seat``'s hand onto its side's meld of ``rank`` (created if absent)
+    and keep the turn's R44 book-keeping; writes a ``meld`` event when ``trace``."""
+    side = side_of_nb(st, seat)
+    bit = np.int64(1) << rank
+    if meld_size_nb(melds, side, rank) == 0:
+        st[ST_TURN_NEW_RANKS] |= bit
+    elif st[ST_TURN_PRE_RANKS] & bit:
+        st[ST_TURN_ADDED_PRE] = 1
+    hands[seat, rank] -= nat
+    hands[seat, DEUCE] -= deuce
+    hands[seat, JOKER] -= joker
+    melds[side, rank, M_NAT] += nat
+    melds[side, rank, M_DEUCE] += deuce
+    melds[side, rank, M_JOKER] += joker
+    st[ST_TURN_MELDED] = 1
+    if rank >= FIRST_NATURAL:
+        sidev[side, SIDE_MELDED] = 1              # R26 (red threes never count, R24)
+    if trace:
+        pos = ev_begin_nb(st, buf, EV_MELD, seat, rank, 0)
+        for _ in range(nat):
+            ev_push_nb(st, buf, pos, rank)
+        for _ in range(deuce):
+            ev_push_nb(st, buf, pos, DEUCE)
+        for _ in range(joker):
+            ev_push_nb(st, buf, pos, JOKER)
+
+
+@njit(cache=True)
+def step_cards_nb(kind, rank, b):
+    """The (naturals, deuces, jokers) that an OPT_NEW / OPT_ADD step places."""
+    if kind == OPT_NEW:
+        if b == NEW_3N:
+            return 3, 0, 0
+        if b == NEW_2N_DEUCE:
+            return 2, 1, 0
+        return 2, 0, 1
+    if b == DEUCE:
+        return 0, 1, 0
+    if b == JOKER:
+        return 0, 0, 1
+    return 1, 0, 0
+
+
+@njit(cache=True)
+def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, extra, canastas):
+    """Is a meld step legal beyond R18: R16 (a legal end of turn stays possible) and, for a
+    turn still short of its initial minimum, R27 (the minimum stays reachable)?"""
+    m = melds[side, rank]
+    if not meld_ok_nb(rules, m[M_NAT] + nat, m[M_DEUCE] + m[M_JOKER] + deuce + joker):
+        return False                                           # R18, R19
+    was_canasta = m[M_NAT] + m[M_DEUCE] + m[M_JOKER] >= 7
+    hand_row[rank] -= nat
+    hand_row[DEUCE] -= deuce
+    hand_row[JOKER] -= joker
+    m[M_NAT] += nat
+    m[M_DEUCE] += deuce
+    m[M_JOKER] += joker
+    after = canastas
+    if not was_canasta and m[M_NAT] + m[M_DEUCE] + m[M_JOKER] >= 7:
+        after += 1
+    left = 0
+    for k in range(NKINDS):
+        left += hand_row[k]
+    ok = can_finish_nb(rules, st, hand_row, melds, side, left + extra, after)
+    if ok and st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
+        count = st[ST_TURN_COUNT] + nat * card_value_nb(rules, rank) + deuce * 20 + joker * 50
+        if count < st[ST_TURN_MIN]:
+            ok = count + max_extra_count_nb(rules, hand_row, melds, side) >= st[ST_TURN_MIN]
+    hand_row[rank] += nat
+    hand_row[DEUCE] += deuce
+    hand_row[JOKER] += joker
+    m[M_NAT] -= nat
+    m[M_DEUCE] -= deuce
+    m[M_JOKER] -= joker
+    return ok
+
+
+@njit(cache=True)
+def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, opts, plan):
+    """Legal meld-phase steps (R15-R30, R39-R44): new three-card melds, single cards added
+    to the side's melds, going out (``plan`` gets its melds) and stopping.
+
+    ``planning``: the extra take melds of an unmelded side (R35), made from the hand before
+    the rest of the pile (``extra`` cards) joins it; no going out, and stopping only once the
+    minimum is reached."""
+    side = side_of_nb(st, seat)
+    n = 0
+    last_red3 = st[ST_TURN_LAST_RED3] == 1
+    if last_red3 and rules.last_card_red3_may_meld == 0:
+        return add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)        # R47
+    canastas = canastas_nb(melds, side)
+    h = 0
+    for k in range(NKINDS):
+        h += hand_row[k]
+    if not planning and not last_red3:
+        d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan)
+        if d > -2:
+            n = add_opt_nb(opts, n, OPT_GO_OUT, 0, d, 0, 0)
+    for r in range(FIRST_NATURAL, NKINDS):
+        hr = hand_row[r]
+        if hr == 0:
+            continue
+        if meld_size_nb(melds, side, r) == 0:
+            if hr >= 3 and step_legal_nb(rules, st, hand_row, melds, side, r, 3, 0, 0, extra,
+                                         canastas):
+                n = add_opt_nb(opts, n, OPT_NEW, r, NEW_3N, 0, 0)
+            if hr >= 2 and hand_row[DEUCE] > 0 and step_legal_nb(
+                    rules, st, hand_row, melds, side, r, 2, 1, 0, extra, canastas):
+                n = add_opt_nb(opts, n, OPT_NEW, r, NEW_2N_DEUCE, 0, 0)
+            if hr >= 2 and hand_row[JOKER] > 0 and step_legal_nb(
+                    rules, st, hand_row, melds, side, r, 2, 0, 1, extra, canastas):
+                n = add_opt_nb(opts, n, OPT_NEW, r, NEW_2N_JOKER, 0, 0)
+        elif step_legal_nb(rules, st, hand_row, melds, side, r, 1, 0, 0, extra, canastas):
+            n = add_opt_nb(opts, n, OPT_ADD, r, r, 0, 0)
+    for r in range(FIRST_NATURAL, NKINDS):
+        if meld_size_nb(melds, side, r) == 0:
+            continue
+        if hand_row[DEUCE] > 0 and step_legal_nb(rules, st, hand_row, melds, side, r, 0, 1, 0,
+                                                 extra, canastas):
+            n = add_opt_nb(opts, n, OPT_ADD, r, DEUCE, 0, 0)
+        if hand_row[JOKER] > 0 and step_legal_nb(rules, st, hand_row, melds, side, r, 0, 0, 1,
+                                                 extra, canastas):
+            n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
+    if stop_legal_nb(rules, st, h, canastas, planning, last_red3):
+        n = add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)
+    return n
+
+
+@njit(cache=True)
+def stop_legal_nb(rules, st, h, canastas, planning, last_red3):
+    """May the player end his meld phase now? (R16, R26-R28, R35)"""
+    short = st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_COUNT] < st[ST_TURN_MIN]
+    if planning:
+        return not short
+    if short and st[ST_TURN_MELDED] == 1:
+        return False                 # a started initial meld must reach the minimum (R26)
+    if last_red3:
+        return True
+    if h == 1:
+        return out_allowed_nb(rules, st, canastas)   # discarding the last card is going out
+    return True
+
+
+# ---- the draw phase: taking the pile (R31-R38) ----------------------------------------------
+
+@njit(cache=True)
+def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n):
+    """Append the legal ways to take the pile: (naturals, deuces, jokers) from the hand that
+    join the top card in the first take meld (R31-R35, R37, R16)."""
+    side = side_of_nb(st, seat)
+    pile_n = st[ST_PILE_N]
+    if pile_n == 0:
+        return n
+    top = pile[pile_n - 1]
+    if top < FIRST_NATURAL:
+        return n                                             # R31
+    h = 0
+    for k in range(NKINDS):
+        h += hand_row[k]
+    if rules.one_card_pile_restriction == 1 and h == 1 and pile_n == 1:
+        return n                                             # R37
+    unmelded = sidev[side, SIDE_MELDED] == 0
+    if unmelded and rules.unmelded_pile_access == 1:
+        return n                                             # D7 forbidden
+    frozen = st[ST_FREEZERS] > 0 or unmelded                 # R32
+    rest = pile_n - 1
+    for i in range(pile_n - 1):
+        if pile[i] == RED3:
+            rest -= 1                                        # R14: they go to the table
+    m = melds[side, top]
+    existing = m[M_NAT] + m[M_DEUCE] + m[M_JOKER] > 0
+    canastas = canastas_nb(melds, side)
+    for k in range(hand_row[top] + 1):
+        for d in range(min(hand_row[DEUCE], 3) + 1):
+            for j in range(min(hand_row[JOKER], 3) + 1):
+                if frozen:
+                    if k < 2:
+                        continue                             # R33
+                elif not (k >= 2 or (k >= 1 and d + j >= 1
+                                     and rules.unfrozen_take_natural_plus_wild == 1)
+                          or (existing and rules.unfrozen_take_by_layoff == 1)):
+                    continue                                 # R34
+                if take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest,
+                                 canastas, unmelded):
+                    n = add_opt_nb(opts, n, OPT_TAKE, k, d, j, pile_n)
+    return n
+
+
+@njit(cache=True)
+def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas, unmelded):
+    """R18/R19 for the take meld, R16 after the take, and for an unmelded side R35: the top
+    card plus hand cards must be able to reach the minimum."""
+    m = melds[side, top]
+    if not meld_ok_nb(rules, m[M_NAT] + 1 + k, m[M_DEUCE] + m[M_JOKER] + d + j):
+        return False
+    was_canasta = m[M_NAT] + m[M_DEUCE] + m[M_JOKER] >= 7
+    after = canastas
+    if not was_canasta and m[M_NAT] + m[M_DEUCE] + m[M_JOKER] + 1 + k + d + j >= 7:
+        after += 1
+    h = 0
+    for kk in range(NKINDS):
+        h += hand_row[kk]
+    left = h - k - d - j + rest
+    if left <= 1 and not out_allowed_nb(rules, st, after):
+        return False                                         # R16, R37 note
+    if not unmelded:
+        return True
+    count = k * card_value_nb(rules, top) + d * 20 + j * 50
+    if rules.top_card_counts_for_minimum == 1:
+        count += card_value_nb(rules, top)                   # R28: the top card only
+    if count >= st[ST_TURN_MIN]:
+        return True
+    hand_row[top] -= k
+    hand_row[DEUCE] -= d
+    hand_row[JOKER] -= j
+    m[M_NAT] += 1 + k
+    m[M_DEUCE] += d
+    m[M_JOKER] += j
+    reach = count + max_extra_count_nb(rules, hand_row, melds, side)
+    hand_row[top] += k
+    hand_row[DEUCE] += d
+    hand_row[JOKER] += j
+    m[M_NAT] -= 1 + k
+    m[M_DEUCE] -= d
+    m[M_JOKER] -= j
+    return reach >= st[ST_TURN_MIN]
+
+
+@njit(cache=True)
+def discard_options_nb(hand_row, opts):
+    """One option per kind of card in the hand (R17: any card may be discarded)."""
+    n = 0
+    for k in range(NKINDS):
+        if hand_row[k] > 0 and k != RED3:
+            n = add_opt_nb(opts, n, OPT_DISCARD, k, 0, 0, 0)
+    return n

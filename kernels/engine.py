@@ -1,0 +1,562 @@
+"""Playing deals: the turn loop (R10-R17, R31-R50), scoring (R51-R57) and the entry kernels.
+
+Entry points (all ``cache=True``, rule set and policies are arguments):
+
+* :func:`play_deals_nb` plays a range of consecutive deals into result rows.
+* :func:`trace_deal_nb` plays one deal with the trace buffer on.
+
+Both run the very same :func:`play_deal_nb`; a trace is what the engine did.
+"""
+import numpy as np
+from numba import njit
+
+from .actions import (DEC_ANSWER, DEC_ASK, DEC_DISCARD, DEC_DRAW, DEC_MELD, DEC_TAKE_PLAN,
+                      MAX_OPTS, OPT_ASK, OPT_DECLINE, OPT_DRAW, OPT_GO_OUT, OPT_NO, OPT_NO_ASK,
+                      OPT_STOP, OPT_TAKE, OPT_YES, add_opt_nb, canastas_nb, discard_options_nb,
+                      find_go_out_nb, has_partner_nb, meld_options_nb, place_cards_nb,
+                      step_cards_nb, take_options_nb)
+from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
+from .layout import (COL_CONCEALED, COL_DEALER, COL_END_REASON, COL_OUT_SEAT, COL_STOCK_LEFT,
+                     COL_TRACE_OVERFLOW, COL_TURNS, COL_UPCARDS, END_OUT, END_STOCK,
+                     EV_ASK, EV_DISCARD, EV_DRAW, EV_END, EV_OUT, EV_RED3, EV_TAKE,
+                     RED3_FROM_PILE, RED3_FROM_STOCK, S_CANASTA_BONUS, S_HAND, S_MELDED,
+                     S_MELDS, S_MIXED, S_NATURAL, S_OUT_BONUS, S_PILE_TAKES, S_RED3,
+                     S_RED3_DEALT, S_RED3_POINTS, S_SCORE, SIDE_BASE, SIDE_STRIDE)
+from .policies import decide_nb
+from .rules_nb import Ask, Red3Requires
+from .setup import deal_nb, draw_card_nb, place_red3s_nb
+from .state import (M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_CONCEALED_CANASTAS,
+                    SIDE_MELDED, SIDE_MINIMUM, SIDE_PILE_TAKES, SIDE_RED3, SIDE_RED3_DEALT,
+                    ST_CONCEALED, ST_DEALER, ST_DECK_N, ST_END_REASON, ST_FREEZERS, ST_NSEATS,
+                    ST_NSIDES, ST_OUT_SEAT, ST_PILE_N, ST_R49, ST_STOCK_POS, ST_TRACE_ON,
+                    ST_TRACE_OVERFLOW, ST_TRACE_POS, ST_TURN_ADDED_PRE, ST_TURN_ASK,
+                    ST_TURN_COUNT, ST_TURN_DISCARDED, ST_TURN_LAST_RED3, ST_TURN_MELDED,
+                    ST_TURN_MIN, ST_TURN_NEEDS_MIN, ST_TURN_NEW_RANKS, ST_TURN_PRE_RANKS,
+                    ST_TURN_SEAT, ST_TURN_TAKE, ST_TURN_TAKE_CANASTAS, ST_TURNS, ST_UPCARDS,
+                    card_value_nb, freezes_pile_nb, hand_size_nb, meld_size_nb, new_state_nb,
+                    red3_points_nb, side_of_nb)
+from .trace_buf import ev_begin_nb, ev_push_nb, ev_simple_nb
+
+CONTINUE = 0
+DEAL_OVER = 1
+MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
+
+
+# ---- turn book-keeping ----------------------------------------------------------------------
+
+@njit(cache=True)
+def begin_turn_nb(st, sidev, melds, seat, take):
+    """Reset the turn record for ``seat`` (R11) before its draw phase."""
+    side = side_of_nb(st, seat)
+    st[ST_TURN_SEAT] = seat
+    st[ST_TURN_TAKE] = take
+    st[ST_TURN_ASK] = -1
+    st[ST_TURN_COUNT] = 0
+    st[ST_TURN_NEEDS_MIN] = 1 if sidev[side, SIDE_MELDED] == 0 else 0    # R26
+    st[ST_TURN_MIN] = sidev[side, SIDE_MINIMUM]
+    pre = 0
+    for r in range(MELD_KINDS):
+        if meld_size_nb(melds, side, r) > 0:
+            pre |= np.int64(1) << r
+    st[ST_TURN_PRE_RANKS] = pre
+    st[ST_TURN_NEW_RANKS] = 0
+    st[ST_TURN_ADDED_PRE] = 0
+    st[ST_TURN_MELDED] = 0
+    st[ST_TURN_LAST_RED3] = 0
+    st[ST_TURN_TAKE_CANASTAS] = 0
+    st[ST_TURN_DISCARDED] = 0
+
+
+@njit(cache=True)
+def end_turn_nb(rules, st, seatv, sidev, melds, seat):
+    """After the turn: R44 (i) memory, and source B's concealed canastas (2.11)."""
+    side = side_of_nb(st, seat)
+    if st[ST_TURN_MELDED] == 1:
+        seatv[seat, SEAT_MELDED_BEFORE] = 1
+    if st[ST_TURN_TAKE] == 1:
+        made = st[ST_TURN_TAKE_CANASTAS]
+    else:
+        made = 0
+        for r in range(FIRST_NATURAL, NKINDS):
+            if (st[ST_TURN_NEW_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
+                made |= np.int64(1) << r
+    for r in range(FIRST_NATURAL, NKINDS):
+        if (made >> r) & 1:
+            sidev[side, SIDE_CONCEALED_CANASTAS] += 1
+
+
+@njit(cache=True)
+def is_concealed_nb(rules, st, seatv, melds, seat):
+    """R44: the going-out just made is concealed."""
+    side = side_of_nb(st, seat)
+    if seatv[seat, SEAT_MELDED_BEFORE] == 1 or st[ST_TURN_ADDED_PRE] == 1:
+        return False
+    if st[ST_TURN_DISCARDED] == 1 and rules.concealed_allows_final_discard == 0:
+        return False
+    if st[ST_TURN_TAKE] == 1 and rules.concealed_allows_pile_take == 0:
+        return False
+    for r in range(FIRST_NATURAL, NKINDS):
+        if (st[ST_TURN_NEW_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
+            return True
+    return False
+
+
+@njit(cache=True)
+def go_out_nb(rules, S, buf, seat):
+    """R39: the seat's hand is empty; record who went out and how (R44)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    concealed = is_concealed_nb(rules, st, seatv, melds, seat)
+    st[ST_OUT_SEAT] = seat
+    st[ST_CONCEALED] = 1 if concealed else 0
+    st[ST_END_REASON] = END_OUT
+    ev_simple_nb(st, buf, EV_OUT, seat, 1 if concealed else 0, 0)
+    end_turn_nb(rules, st, seatv, sidev, melds, seat)
+    return DEAL_OVER
+
+
+@njit(cache=True)
+def stock_ends_deal_nb(rules, S, seat):
+    """R47/R49: the deal ends because of the stock."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    st[ST_END_REASON] = END_STOCK
+    return DEAL_OVER
+
+
+# ---- draw phase -----------------------------------------------------------------------------
+
+@njit(cache=True)
+def draw_from_stock_nb(rules, S, buf, seat):
+    """R12(a), R13: draw ``draw_count`` cards (what is left if fewer) and place red threes."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    pos = ev_begin_nb(st, buf, EV_DRAW, seat, 0, 0)
+    for _ in range(rules.draw_count):
+        card = draw_card_nb(deck, st)
+        if card < 0:
+            break
+        hands[seat, card] += 1
+        ev_push_nb(st, buf, pos, card)
+    if place_red3s_nb(S, buf, seat, RED3_FROM_STOCK):
+        st[ST_TURN_LAST_RED3] = 1                                      # R47, R48
+
+
+@njit(cache=True)
+def forced_take_due_nb(rules, S, seat):
+    """R49 as read in RULES.md 2.11: after the stock is gone the player must take an unfrozen
+    pile whose natural top card his side has a meld of (layoff allowed, R37 and R16 permitting)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    if rules.empty_stock_forced_take == 0 or rules.unfrozen_take_by_layoff == 0:
+        return False
+    n = st[ST_PILE_N]
+    side = side_of_nb(st, seat)
+    if n == 0 or st[ST_FREEZERS] > 0 or sidev[side, SIDE_MELDED] == 0:
+        return False
+    top = pile[n - 1]
+    if top < FIRST_NATURAL or meld_size_nb(melds, side, top) == 0:
+        return False
+    h = hand_size_nb(hands, seat)
+    if rules.one_card_pile_restriction == 1 and h == 1 and n == 1:
+        return False
+    after = h + n - 1
+    for i in range(n - 1):
+        if pile[i] == RED3:
+            after -= 1
+    if after <= 1:
+        have = canastas_nb(melds, side)
+        if meld_size_nb(melds, side, top) == 6:
+            have += 1
+        return have >= rules.canastas_to_go_out
+    return True
+
+
+@njit(cache=True)
+def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
+    and the player does not take the pile (or his hand is emptied by the take)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    side = side_of_nb(st, seat)
+    stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
+    begin_turn_nb(st, sidev, melds, seat, 1)
+    n = 0
+    if stock_gone:
+        st[ST_R49] = 1
+        if not forced_take_due_nb(rules, S, seat):
+            n = add_opt_nb(opts, n, OPT_DECLINE, 0, 0, 0, 0)
+    else:
+        n = add_opt_nb(opts, n, OPT_DRAW, 0, 0, 0, 0)
+    first_take = n
+    n = take_options_nb(rules, st, sidev, hands[seat], melds, pile, seat, opts, n)
+    while True:
+        if n == 0:
+            return stock_ends_deal_nb(rules, S, seat)
+        i = decide_nb(rules, pol[seat], params[seat], DEC_DRAW, opts, n, hands[seat], melds,
+                      side, rng)
+        if opts[i, 0] == OPT_TAKE:
+            st[ST_TURNS] += 1
+            if take_pile_nb(rules, S, buf, seat, opts[i, 1], opts[i, 2], opts[i, 3], pol,
+                            params, opts, plan):
+                if hand_size_nb(hands, seat) == 0:
+                    return go_out_nb(rules, S, buf, seat)             # R39 (T27)
+                return CONTINUE
+            st[ST_TURNS] -= 1
+            n = first_take                  # the initial meld cannot be completed: no take
+            continue
+        if opts[i, 0] == OPT_DECLINE:
+            return stock_ends_deal_nb(rules, S, seat)                  # R49
+        st[ST_TURN_TAKE] = 0
+        st[ST_TURNS] += 1
+        draw_from_stock_nb(rules, S, buf, seat)
+        return CONTINUE
+
+
+@njit(cache=True)
+def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
+    """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
+    top card; a side that has not melded then adds take melds from the hand until its minimum
+    is met (R35).  Returns False (nothing changed) if that minimum cannot be met."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    side = side_of_nb(st, seat)
+    n_pile = st[ST_PILE_N]
+    top = pile[n_pile - 1]
+    hand_save = hands[seat].copy()
+    melds_save = melds[side].copy()
+    st_save = st.copy()
+    melded_save = sidev[side, SIDE_MELDED]
+    rest = n_pile - 1
+    for i in range(n_pile - 1):
+        if pile[i] == RED3:
+            rest -= 1
+    taken = np.zeros((MELD_KINDS, 3), np.int64)          # hand cards of the take melds
+    order = np.full(MELD_KINDS, -1, np.int64)
+    n_order = 1
+    order[0] = top
+    count = k * card_value_nb(rules, top) + d * 20 + j * 50
+    if rules.top_card_counts_for_minimum == 1:
+        count += card_value_nb(rules, top)                            # R28
+    place_cards_nb(rules, st, hands, melds, sidev, buf, seat, top, k, d, j, False)
+    melds[side, top, M_NAT] += 1                                       # the top card
+    taken[top, M_NAT] = k
+    taken[top, M_DEUCE] = d
+    taken[top, M_JOKER] = j
+    if st[ST_TURN_NEEDS_MIN] == 1:
+        st[ST_TURN_COUNT] = count
+        while st[ST_TURN_COUNT] < st[ST_TURN_MIN]:                     # R35
+            n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, rest, True, opts,
+                                plan)
+            if n == 0:
+                break
+            i = decide_nb(rules, pol[seat], params[seat], DEC_TAKE_PLAN, opts, n,
+                          hands[seat], melds, side, rng)
+            if opts[i, 0] == OPT_STOP:
+                break
+            r = opts[i, 1]
+            nat, de, jo = step_cards_nb(opts[i, 0], r, opts[i, 2])
+            place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, False)
+            st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
+            if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
+                order[n_order] = r
+                n_order += 1
+            taken[r, M_NAT] += nat
+            taken[r, M_DEUCE] += de
+            taken[r, M_JOKER] += jo
+        if st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
+            hands[seat] = hand_save
+            melds[side] = melds_save
+            st[:] = st_save
+            sidev[side, SIDE_MELDED] = melded_save
+            return False
+        st[ST_TURN_NEEDS_MIN] = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        if not (st[ST_TURN_PRE_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
+            st[ST_TURN_TAKE_CANASTAS] |= np.int64(1) << r           # 2.11 concealed canasta
+    trace_take_nb(S, buf, seat, top, taken, order, n_order)
+    join_pile_nb(S, buf, seat)
+    sidev[side, SIDE_PILE_TAKES] += 1
+    return True
+
+
+@njit(cache=True)
+def trace_take_nb(S, buf, seat, top, taken, order, n_order):
+    """The take event: the pile (bottom first), then each take meld as rank, count, cards."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    n_pile = st[ST_PILE_N]
+    pos = ev_begin_nb(st, buf, EV_TAKE, seat, n_pile, n_order)
+    if pos < 0:
+        return
+    for i in range(n_pile):
+        ev_push_nb(st, buf, pos, pile[i])
+    for m in range(n_order):
+        r = order[m]
+        size = taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER]
+        ev_push_nb(st, buf, pos, r)
+        ev_push_nb(st, buf, pos, size + (1 if m == 0 else 0))
+        if m == 0:
+            ev_push_nb(st, buf, pos, top)
+        for _ in range(taken[r, M_NAT]):
+            ev_push_nb(st, buf, pos, r)
+        for _ in range(taken[r, M_DEUCE]):
+            ev_push_nb(st, buf, pos, DEUCE)
+        for _ in range(taken[r, M_JOKER]):
+            ev_push_nb(st, buf, pos, JOKER)
+
+
+@njit(cache=True)
+def join_pile_nb(S, buf, seat):
+    """R36: the rest of the pile joins the hand; its red threes go to the table (R14)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    side = side_of_nb(st, seat)
+    n_pile = st[ST_PILE_N]
+    reds = 0
+    for i in range(n_pile - 1):
+        if pile[i] == RED3:
+            reds += 1
+        else:
+            hands[seat, pile[i]] += 1
+    st[ST_PILE_N] = 0
+    st[ST_FREEZERS] = 0
+    for _ in range(reds):
+        sidev[side, SIDE_RED3] += 1
+        ev_simple_nb(st, buf, EV_RED3, seat, RED3_FROM_PILE, -1)
+
+
+# ---- meld and discard phases ----------------------------------------------------------------
+
+@njit(cache=True)
+def partner_of_nb(st, seat):
+    """The partner asked for permission: the next seat of the same side clockwise."""
+    return (seat + st[ST_NSIDES]) % st[ST_NSEATS]
+
+
+@njit(cache=True)
+def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """R42: in a draw turn, before melding, a player able to go out may ask his partner."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    if st[ST_TURN_TAKE] == 1 or st[ST_TURN_LAST_RED3] == 1 or rules.ask_permission == Ask.NEVER \
+            or not has_partner_nb(st):
+        return
+    st[ST_TURN_ASK] = 1                       # could he go out if the answer were yes?
+    able = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan) > -2
+    st[ST_TURN_ASK] = -1
+    if not able:
+        return
+    side = side_of_nb(st, seat)
+    n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
+    n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
+    if opts[decide_nb(rules, pol[seat], params[seat], DEC_ASK, opts, n, hands[seat], melds,
+                      side, rng), 0] != OPT_ASK:
+        return
+    partner = partner_of_nb(st, seat)
+    n = add_opt_nb(opts, 0, OPT_YES, 0, 0, 0, 0)
+    n = add_opt_nb(opts, n, OPT_NO, 0, 0, 0, 0)
+    yes = opts[decide_nb(rules, pol[partner], params[partner], DEC_ANSWER, opts, n,
+                         hands[partner], melds, side, rng), 0] == OPT_YES
+    st[ST_TURN_ASK] = 1 if yes else 0
+    ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
+
+
+@njit(cache=True)
+def execute_go_out_nb(rules, S, buf, seat, plan):
+    """Lay the going-out plan meld by meld, then discard (if any) and go out (R39-R44)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    discard = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan)
+    for r in range(BLACK3, NKINDS):
+        if plan[r, M_NAT] + plan[r, M_DEUCE] + plan[r, M_JOKER] > 0:
+            if st[ST_TURN_NEEDS_MIN] == 1:
+                st[ST_TURN_COUNT] += plan[r, M_NAT] * card_value_nb(rules, r) \
+                    + plan[r, M_DEUCE] * 20 + plan[r, M_JOKER] * 50
+            place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, plan[r, M_NAT],
+                           plan[r, M_DEUCE], plan[r, M_JOKER], True)
+    if discard >= 0:
+        discard_card_nb(rules, S, buf, seat, discard)
+    return go_out_nb(rules, S, buf, seat)
+
+
+@njit(cache=True)
+def discard_card_nb(rules, S, buf, seat, card):
+    """R17: put one card from the hand on the pile (a wild card freezes it, R32)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands[seat, card] -= 1
+    pile[st[ST_PILE_N]] = card
+    st[ST_PILE_N] += 1
+    if freezes_pile_nb(rules, card):
+        st[ST_FREEZERS] += 1
+    st[ST_TURN_DISCARDED] = 1
+    ev_simple_nb(st, buf, EV_DISCARD, seat, card, 0)
+
+
+@njit(cache=True)
+def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """R15-R30, R39-R44: atomic meld steps chosen by the seat's policy until it stops or goes
+    out.  A started initial meld that can no longer reach the minimum is taken back whole."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    side = side_of_nb(st, seat)
+    ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
+    if st[ST_TURN_ASK] == 1:
+        return execute_go_out_nb(rules, S, buf, seat, plan)            # R42: yes binds
+    hand_save = hands[seat].copy()
+    melds_save = melds[side].copy()
+    st_save = st.copy()
+    melded_save = sidev[side, SIDE_MELDED]
+    while True:
+        n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, 0, False, opts, plan)
+        if n == 0:                           # dead end of an initial meld: take it back
+            hands[seat] = hand_save
+            melds[side] = melds_save
+            st[:] = st_save
+            sidev[side, SIDE_MELDED] = melded_save
+            return CONTINUE
+        i = decide_nb(rules, pol[seat], params[seat], DEC_MELD, opts, n, hands[seat], melds,
+                      side, rng)
+        kind = opts[i, 0]
+        if kind == OPT_STOP:
+            return CONTINUE
+        if kind == OPT_GO_OUT:
+            return execute_go_out_nb(rules, S, buf, seat, plan)
+        r = opts[i, 1]
+        nat, de, jo = step_cards_nb(kind, r, opts[i, 2])
+        if st[ST_TURN_NEEDS_MIN] == 1:
+            st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
+        place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, True)
+        if hand_size_nb(hands, seat) == 0:
+            return go_out_nb(rules, S, buf, seat)                      # T31
+
+
+@njit(cache=True)
+def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
+    """R17: discard one card; an emptied hand is going out (R39)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    side = side_of_nb(st, seat)
+    n = discard_options_nb(hands[seat], opts)
+    i = decide_nb(rules, pol[seat], params[seat], DEC_DISCARD, opts, n, hands[seat], melds,
+                  side, rng)
+    discard_card_nb(rules, S, buf, seat, opts[i, 1])
+    if hand_size_nb(hands, seat) == 0:
+        return go_out_nb(rules, S, buf, seat)
+    end_turn_nb(rules, st, seatv, sidev, melds, seat)
+    return CONTINUE
+
+
+@njit(cache=True)
+def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        return DEAL_OVER
+    if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
+        end_turn_nb(rules, st, seatv, sidev, melds, seat)
+        return stock_ends_deal_nb(rules, S, seat)                      # R47
+    if meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        return DEAL_OVER
+    if st[ST_TURN_LAST_RED3] == 1:
+        end_turn_nb(rules, st, seatv, sidev, melds, seat)
+        return stock_ends_deal_nb(rules, S, seat)                      # R47 (BRIT reading)
+    return discard_phase_nb(rules, S, buf, seat, pol, params, opts)
+
+
+# ---- scoring (R51-R57) ----------------------------------------------------------------------
+
+@njit(cache=True)
+def score_deal_nb(rules, S, row):
+    """Fill the result row: deal facts and every side's score items (R51-R57)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    row[:] = 0
+    row[COL_DEALER] = st[ST_DEALER]
+    row[COL_END_REASON] = st[ST_END_REASON]
+    row[COL_OUT_SEAT] = st[ST_OUT_SEAT] if st[ST_END_REASON] == END_OUT else -1
+    row[COL_CONCEALED] = st[ST_CONCEALED]
+    row[COL_TURNS] = st[ST_TURNS]
+    row[COL_STOCK_LEFT] = st[ST_DECK_N] - st[ST_STOCK_POS]
+    row[COL_UPCARDS] = st[ST_UPCARDS]
+    row[COL_TRACE_OVERFLOW] = st[ST_TRACE_OVERFLOW]
+    for side in range(st[ST_NSIDES]):
+        score_side_nb(rules, S, side, row[SIDE_BASE + SIDE_STRIDE * side:
+                                          SIDE_BASE + SIDE_STRIDE * (side + 1)])
+
+
+@njit(cache=True)
+def score_side_nb(rules, S, side, out):
+    """One side's items: melds (R54), canastas (R51), red threes (R52, R57), going out (R53),
+    hands (R55) and their sum (R56)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    meld_points = melds[side, BLACK3, M_NAT] * card_value_nb(rules, BLACK3)
+    natural = 0
+    mixed = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        meld_points += melds[side, r, M_NAT] * card_value_nb(rules, r) \
+            + melds[side, r, M_DEUCE] * 20 + melds[side, r, M_JOKER] * 50
+        if meld_size_nb(melds, side, r) >= 7:                         # R23
+            if melds[side, r, M_DEUCE] + melds[side, r, M_JOKER] == 0:
+                natural += 1
+            else:
+                mixed += 1
+    bonus = natural * rules.natural_canasta_bonus + mixed * rules.mixed_canasta_bonus \
+        + sidev[side, SIDE_CONCEALED_CANASTAS] * rules.concealed_canasta_bonus
+    if rules.red3_positive_requires == Red3Requires.CANASTA:
+        positive = natural + mixed > 0
+    else:
+        positive = sidev[side, SIDE_MELDED] == 1
+    red3 = red3_points_nb(rules, sidev[side, SIDE_RED3])
+    if not positive:
+        red3 = -red3 if rules.red3_negative_if_unmelded == 1 else 0  # R57
+    out_bonus = 0
+    if st[ST_END_REASON] == END_OUT and side_of_nb(st, st[ST_OUT_SEAT]) == side:
+        out_bonus = rules.concealed_going_out_bonus if st[ST_CONCEALED] == 1 \
+            else rules.going_out_bonus                                # R53
+    hand = 0
+    for seat in range(st[ST_NSEATS]):
+        if side_of_nb(st, seat) == side:
+            for k in range(NKINDS):
+                hand -= hands[seat, k] * card_value_nb(rules, k)       # R55
+    out[S_MELDS] = meld_points
+    out[S_NATURAL] = natural
+    out[S_MIXED] = mixed
+    out[S_CANASTA_BONUS] = bonus
+    out[S_RED3] = sidev[side, SIDE_RED3]
+    out[S_RED3_DEALT] = sidev[side, SIDE_RED3_DEALT]
+    out[S_RED3_POINTS] = red3
+    out[S_OUT_BONUS] = out_bonus
+    out[S_HAND] = hand
+    out[S_MELDED] = sidev[side, SIDE_MELDED]
+    out[S_PILE_TAKES] = sidev[side, SIDE_PILE_TAKES]
+    out[S_SCORE] = meld_points + bonus + red3 + out_bonus + hand      # R56
+
+
+# ---- whole deals ----------------------------------------------------------------------------
+
+@njit(cache=True)
+def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
+                 row):
+    """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
+    n = st[ST_NSEATS]
+    seat = (st[ST_DEALER] + 1) % n
+    for _ in range(MAX_TURNS):
+        if play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+            break
+        seat = (seat + 1) % n
+    ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
+    score_deal_nb(rules, S, row)
+
+
+@njit(cache=True)
+def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before):
+    """Play deals first_deal .. first_deal + len(out) - 1, one result row each (no trace)."""
+    S = new_state_nb()
+    opts = np.zeros((MAX_OPTS, 5), np.int64)
+    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    buf = np.zeros(1, np.int32)
+    for i in range(out.shape[0]):
+        play_deal_nb(rules, S, buf, seed, first_deal + i, -1, pol, params, scores_before, opts,
+                     plan, out[i])
+
+
+@njit(cache=True)
+def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf):
+    """Play one deal with the trace on; returns the number of ints written to ``buf``
+    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small)."""
+    S = new_state_nb()
+    S[4][ST_TRACE_ON] = 1
+    opts = np.zeros((MAX_OPTS, 5), np.int64)
+    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    play_deal_nb(rules, S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
+    return S[4][ST_TRACE_POS]

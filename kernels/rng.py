@@ -1,0 +1,53 @@
+"""Counter-based randomness: every deal's streams derive from (master seed, deal index).
+
+splitmix64 (Steele, Lea, Flood 2014) both mixes the seed words into a stream
+state and steps that state.  Streams are independent uint64 slots of a small
+array, so results never depend on threads, batch sizes or machines.
+"""
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+
+STREAM_DECK = 0        # the shuffle: shared by every rule set with the same deck (common numbers)
+STREAM_POLICY = 1      # random choices of the policies
+STREAM_DEALER = 2      # the first dealer of an independent deal (R5)
+NSTREAMS = 3
+
+
+@njit(cache=True)
+def mix64_nb(z):
+    """The splitmix64 finaliser: a bijective scramble of one uint64."""
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_streams_nb(rng, seed, deal):
+    """Fill ``rng`` (uint64[NSTREAMS]) with the stream states of deal ``deal``."""
+    base = mix64_nb(np.uint64(seed) + GOLDEN)
+    for s in range(rng.shape[0]):
+        rng[s] = mix64_nb(base ^ mix64_nb(np.uint64(deal) * GOLDEN + np.uint64(s + 1)))
+
+
+@njit(cache=True)
+def next_u64_nb(rng, stream):
+    """Step stream ``stream`` and return its next 64 random bits."""
+    rng[stream] = rng[stream] + GOLDEN
+    return mix64_nb(rng[stream])
+
+
+@njit(cache=True)
+def rand_below_nb(rng, stream, n):
+    """A uniform int in [0, n) for 0 < n < 2**31 (Lemire's multiply-shift, bias < 2**-31)."""
+    x = next_u64_nb(rng, stream) >> np.uint64(32)
+    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def rand_unit_nb(rng, stream):
+    """A uniform float in [0, 1)."""
+    return np.float64(next_u64_nb(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

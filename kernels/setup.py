@@ -1,0 +1,157 @@
+"""Dealing a deal: deck, shuffle, deal, dealt red threes, upcard (R2, R5-R10)."""
+import numpy as np
+from numba import njit
+
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
+from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
+from .rng import STREAM_DEALER, STREAM_DECK, rand_below_nb, seed_streams_nb
+from .state import (SIDE_MINIMUM, SIDE_RED3, SIDE_RED3_DEALT, SIDE_SCORE_BEFORE, ST_DEALER,
+                    ST_DECK_N, ST_FREEZERS, ST_NSEATS, ST_NSIDES, ST_PILE_N, ST_STOCK_POS,
+                    ST_TRACE_ON, ST_UPCARDS, freezes_pile_nb, in_cover_set_nb,
+                    initial_minimum_nb, side_of_nb)
+from .trace_buf import ev_begin_nb, ev_push_nb
+
+
+@njit(cache=True)
+def build_deck_nb(rules, deck):
+    """R2: the unshuffled deck (num_packs packs of 52 plus num_jokers jokers); returns its size.
+    The order depends only on the deck knobs, so rule sets with the same deck shuffle alike."""
+    n = 0
+    for _ in range(rules.num_packs):
+        for kind in range(FIRST_NATURAL, ACE + 1):
+            for _s in range(4):
+                deck[n] = kind
+                n += 1
+        for _s in range(4):
+            deck[n] = DEUCE
+            n += 1
+        for _s in range(2):
+            deck[n] = RED3
+            n += 1
+        for _s in range(2):
+            deck[n] = BLACK3
+            n += 1
+    for _ in range(rules.num_jokers):
+        deck[n] = JOKER
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def shuffle_nb(deck, n, rng):
+    """R6: a uniform Fisher-Yates shuffle of deck[:n] from the deal's deck stream."""
+    for i in range(n - 1, 0, -1):
+        j = rand_below_nb(rng, STREAM_DECK, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
+@njit(cache=True)
+def reset_state_nb(S):
+    """Zero every array of a state tuple for a new deal."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands[:, :] = 0
+    melds[:, :, :] = 0
+    pile[:] = 0
+    trace_on = st[ST_TRACE_ON]
+    st[:] = 0
+    st[ST_TRACE_ON] = trace_on
+    seatv[:, :] = 0
+    sidev[:, :] = 0
+
+
+@njit(cache=True)
+def draw_card_nb(deck, st):
+    """Pop the top stock card (-1 if the stock is empty)."""
+    pos = st[ST_STOCK_POS]
+    if pos >= st[ST_DECK_N]:
+        return -1
+    st[ST_STOCK_POS] = pos + 1
+    return deck[pos]
+
+
+@njit(cache=True)
+def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
+    """Shuffle and deal deal ``deal`` (R5-R9) and turn the upcard (R7, R8).
+    ``dealer`` < 0 draws the dealer from the deal's dealer stream."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    reset_state_nb(S)
+    seed_streams_nb(rng, seed, deal)
+    n = rules.num_players
+    st[ST_NSEATS] = n
+    st[ST_NSIDES] = rules.num_sides
+    size = build_deck_nb(rules, deck)
+    st[ST_DECK_N] = size
+    shuffle_nb(deck, size, rng)
+    if dealer < 0:
+        dealer = rand_below_nb(rng, STREAM_DEALER, n)                 # R5
+    st[ST_DEALER] = dealer
+    dealt = n * rules.hand_size
+    for j in range(dealt):                                            # R6
+        hands[(dealer + 1 + j) % n, deck[j]] += 1
+    st[ST_STOCK_POS] = dealt
+    for k in range(rules.num_sides):
+        sidev[k, SIDE_SCORE_BEFORE] = scores_before[k]
+        sidev[k, SIDE_MINIMUM] = initial_minimum_nb(rules, scores_before[k])   # R27
+    trace_start_nb(rules, S, buf, dealer, dealt)
+    for s in range(n):
+        sidev[side_of_nb(st, s), SIDE_RED3_DEALT] += hands[s, RED3]
+    for i in range(n):                                                # R9
+        seat = (dealer + 1 + i) % n
+        place_red3s_nb(S, buf, seat, RED3_FROM_DEAL)
+    turn_upcard_nb(rules, S, buf)
+
+
+@njit(cache=True)
+def trace_start_nb(rules, S, buf, dealer, dealt):
+    """The trace's start event: every hand as dealt, then the stock (top first)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    n = rules.num_players
+    pos = ev_begin_nb(st, buf, EV_START, dealer, 0, 0)
+    if pos < 0:
+        return
+    for seat in range(n):
+        for j in range(dealt):
+            if (dealer + 1 + j) % n == seat:
+                ev_push_nb(st, buf, pos, deck[j])
+    for j in range(dealt, st[ST_DECK_N]):
+        ev_push_nb(st, buf, pos, deck[j])
+
+
+@njit(cache=True)
+def place_red3s_nb(S, buf, seat, source):
+    """R9/R13: put every red three of ``seat``'s hand on its side's table, each replaced by
+    the top stock card.  Returns True if a replacement was due from an empty stock (R47)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    side = side_of_nb(st, seat)
+    empty = False
+    while hands[seat, RED3] > 0:
+        hands[seat, RED3] -= 1
+        sidev[side, SIDE_RED3] += 1
+        card = draw_card_nb(deck, st)
+        if card >= 0:
+            hands[seat, card] += 1
+        else:
+            empty = True
+        ev_begin_nb(st, buf, EV_RED3, seat, source, card)
+    return empty
+
+
+@njit(cache=True)
+def turn_upcard_nb(rules, S, buf):
+    """R7: turn stock cards onto the pile until the top is out of the cover set; R8 freezing."""
+    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    pos = ev_begin_nb(st, buf, EV_UPCARD, -1, 0, 0)
+    while True:
+        card = draw_card_nb(deck, st)
+        if card < 0:
+            break
+        pile[st[ST_PILE_N]] = card
+        st[ST_PILE_N] += 1
+        st[ST_UPCARDS] += 1
+        if freezes_pile_nb(rules, card):
+            st[ST_FREEZERS] += 1
+        ev_push_nb(st, buf, pos, card)
+        if not in_cover_set_nb(rules, card):
+            break

@@ -1,0 +1,235 @@
+"""The deal state as a tuple of plain integer arrays, and the small rule helpers
+every other kernel uses (card values, meld validity, freezing, minimums).
+
+State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng)``:
+
+* ``hands``  int64[MAX_SEATS, NKINDS]     cards in each hand, by kind
+* ``melds``  int64[MAX_SIDES, MELD_KINDS, 3]  each side's meld of each rank:
+  naturals, deuces, jokers (rank BLACK3 = the R25 black-three meld)
+* ``deck``   int64[MAX_CARDS]             the shuffled deck; the stock is
+  ``deck[st[ST_STOCK_POS]:st[ST_DECK_N]]``, top card first
+* ``pile``   int64[MAX_CARDS]             the discard pile, bottom first
+* ``st``     int64[NST]                   scalars (``ST_*`` below)
+* ``seatv``  int64[MAX_SEATS, NSEATV]     per-seat scalars (``SEAT_*``)
+* ``sidev``  int64[MAX_SIDES, NSIDEV]     per-side scalars (``SIDE_*``)
+* ``rng``    uint64[NSTREAMS]             random streams of this deal
+"""
+import numpy as np
+from numba import njit
+
+from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
+from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
+from .rng import NSTREAMS
+from .rules_nb import CoverSet, WildRatio
+
+# meld table columns
+M_NAT = 0
+M_DEUCE = 1
+M_JOKER = 2
+
+# st: deal-level scalars
+ST_DECK_N = 0
+ST_STOCK_POS = 1
+ST_PILE_N = 2
+ST_FREEZERS = 3          # cards in the pile that freeze it for everyone (R8, R32)
+ST_DEALER = 4
+ST_TURNS = 5
+ST_OUT_SEAT = 6
+ST_CONCEALED = 7
+ST_END_REASON = 8
+ST_UPCARDS = 9
+ST_NSEATS = 10
+ST_NSIDES = 11
+# st: the turn in progress
+ST_TURN_SEAT = 12
+ST_TURN_TAKE = 13        # 1 if the turn began with a pile take
+ST_TURN_ASK = 14         # -1 not asked, 0 answered no, 1 answered yes (R42)
+ST_TURN_COUNT = 15       # R28 count of the turn's initial meld so far
+ST_TURN_NEEDS_MIN = 16   # 1 while the turn still has to reach the side's minimum (R26)
+ST_TURN_PRE_RANKS = 17   # bitmask: the side's meld ranks when the turn began
+ST_TURN_NEW_RANKS = 18   # bitmask: ranks whose meld this turn created
+ST_TURN_ADDED_PRE = 19   # 1 if the player added to a meld that existed before the turn (R44)
+ST_TURN_MELDED = 20      # 1 if the player placed any card on a meld this turn
+ST_TURN_LAST_RED3 = 21   # 1 after a red three drawn as the last stock card (R47)
+ST_TURN_TAKE_CANASTAS = 22   # bitmask: take melds that were canastas when taken
+ST_TURN_DISCARDED = 23   # 1 if the turn ended with a discard
+ST_TRACE_ON = 24
+ST_TRACE_POS = 25
+ST_TRACE_OVERFLOW = 26
+ST_R49 = 27              # 1 while the stock is gone and play goes on under R49
+ST_TURN_MIN = 28         # the minimum the turn's initial meld must reach (R27)
+NST = 32
+
+# seatv columns
+SEAT_MELDED_BEFORE = 0   # the seat melded in an earlier turn of this deal (R44 i)
+SEAT_POLICY = 1
+NSEATV = 2
+
+# sidev columns
+SIDE_RED3 = 0
+SIDE_RED3_DEALT = 1
+SIDE_MELDED = 2          # the side has a meld on the table (R26, R24)
+SIDE_PILE_TAKES = 3
+SIDE_MINIMUM = 4         # initial-meld minimum for this deal (R27)
+SIDE_SCORE_BEFORE = 5
+SIDE_CONCEALED_CANASTAS = 6
+NSIDEV = 8
+
+
+def new_state():
+    """Allocate one zeroed deal state tuple (see the module docstring)."""
+    return (np.zeros((MAX_SEATS, NKINDS), np.int64),
+            np.zeros((MAX_SIDES, MELD_KINDS, 3), np.int64),
+            np.zeros(MAX_CARDS, np.int64),
+            np.zeros(MAX_CARDS, np.int64),
+            np.zeros(NST, np.int64),
+            np.zeros((MAX_SEATS, NSEATV), np.int64),
+            np.zeros((MAX_SIDES, NSIDEV), np.int64),
+            np.zeros(NSTREAMS, np.uint64))
+
+
+new_state_nb = njit(cache=True)(new_state)
+
+
+@njit(cache=True)
+def card_value_nb(rules, kind):
+    """R4: the card value of one card of ``kind`` (black three from the knob)."""
+    if kind == JOKER:
+        return 50
+    if kind == DEUCE:
+        return 20
+    if kind == RED3:
+        return 0
+    if kind == BLACK3:
+        return rules.black3_card_value
+    if kind <= 7:
+        return 5
+    if kind <= 13:
+        return 10
+    return 20
+
+
+@njit(cache=True)
+def is_wild_nb(kind):
+    """Jokers and deuces are wild (R3)."""
+    return kind == JOKER or kind == DEUCE
+
+
+@njit(cache=True)
+def is_natural_nb(kind):
+    """The ranks 4..A are natural (R3)."""
+    return kind >= FIRST_NATURAL
+
+
+@njit(cache=True)
+def hand_size_nb(hands, seat):
+    """Number of cards in ``seat``'s hand."""
+    n = 0
+    for k in range(NKINDS):
+        n += hands[seat, k]
+    return n
+
+
+@njit(cache=True)
+def side_of_nb(st, seat):
+    """Side of a seat: sides sit alternately, side k = seats s with s % sides == k (R1, 2.11)."""
+    return seat % st[ST_NSIDES]
+
+
+@njit(cache=True)
+def wild_capacity_nb(rules, naturals):
+    """Most wild cards a meld with ``naturals`` natural cards may hold (R18, R19, D2)."""
+    cap = rules.max_wilds_per_meld
+    ratio = rules.wild_ratio_rule
+    if ratio == WildRatio.LE:
+        cap = min(cap, naturals)
+    elif ratio == WildRatio.LT:
+        cap = min(cap, naturals - 1)
+    elif ratio == WildRatio.HALF:
+        cap = min(cap, naturals // 2)
+    return max(cap, 0)
+
+
+@njit(cache=True)
+def meld_ok_nb(rules, naturals, wilds):
+    """R18/R19: is a meld of one natural rank with these counts legal?"""
+    if naturals + wilds < 3 or naturals < rules.min_naturals_per_meld:
+        return False
+    return wilds <= wild_capacity_nb(rules, naturals)
+
+
+@njit(cache=True)
+def meld_size_nb(melds, side, rank):
+    """Cards in ``side``'s meld of ``rank`` (0 if it has none)."""
+    return melds[side, rank, M_NAT] + melds[side, rank, M_DEUCE] + melds[side, rank, M_JOKER]
+
+
+@njit(cache=True)
+def canastas_nb(melds, side):
+    """R23: number of canastas (melds of 7+ cards of a natural rank) of ``side``."""
+    n = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        if meld_size_nb(melds, side, r) >= 7:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def freezes_pile_nb(rules, kind):
+    """R8/R32/D4: does this card freeze the pile for everyone while it lies in it?"""
+    if kind == JOKER or kind == DEUCE:
+        return True
+    if kind == RED3:
+        return rules.upcard_red3_freezes == 1
+    if kind == BLACK3:
+        return rules.black_three_freezes == 1
+    return False
+
+
+@njit(cache=True)
+def in_cover_set_nb(rules, kind):
+    """R7: is this upcard covered by the next stock card?"""
+    if kind == JOKER or kind == DEUCE or kind == RED3:
+        return True
+    return kind == BLACK3 and rules.upcard_cover_set == CoverSet.WILD_ANY3
+
+
+@njit(cache=True)
+def meld_table_row_nb(rules, i):
+    """Row i of initial_meld_table as (lower bound, minimum)."""
+    if i == 0:
+        return rules.meld_lo0, rules.meld_min0
+    if i == 1:
+        return rules.meld_lo1, rules.meld_min1
+    if i == 2:
+        return rules.meld_lo2, rules.meld_min2
+    if i == 3:
+        return rules.meld_lo3, rules.meld_min3
+    if i == 4:
+        return rules.meld_lo4, rules.meld_min4
+    return rules.meld_lo5, rules.meld_min5
+
+
+@njit(cache=True)
+def initial_minimum_nb(rules, score):
+    """R27: the initial-meld minimum of a side whose cumulative score is ``score``."""
+    minimum = 0
+    for i in range(rules.meld_rows):
+        lo, m = meld_table_row_nb(rules, i)
+        if score >= lo:
+            minimum = m
+    return minimum
+
+
+@njit(cache=True)
+def red3_points_nb(rules, count):
+    """R52 (unsigned): 100 each, all four 800; three packs: 100 each to four, then 200 each."""
+    if count <= 0:
+        return 0
+    if rules.num_packs <= 2:
+        if count >= 2 * rules.num_packs:
+            return rules.red3_all_four_total
+        return count * rules.red3_bonus_each
+    if count <= 4:
+        return count * rules.red3_bonus_each
+    return count * 2 * rules.red3_bonus_each
