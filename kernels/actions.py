@@ -16,7 +16,8 @@ from numba import njit
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .layout import EV_MELD
 from .rules_nb import Ask
-from .state import (M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_MELDED, SIDE_MINIMUM,
+from .state import (WS_ADD, WS_HAND, WS_NEED, WS_PAIR_NEED, WS_PAIR_VALUE, WS_ROOM, WS_SIZE,
+                    M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_MELDED, SIDE_MINIMUM,
                     ST_NSEATS, ST_NSIDES, ST_PILE_N, ST_FREEZERS, ST_TURN_ADDED_PRE,
                     ST_TURN_ASK, ST_TURN_COUNT, ST_TURN_LAST_RED3, ST_TURN_MELDED, ST_TURN_MIN,
                     ST_TURN_NEEDS_MIN, ST_TURN_NEW_RANKS, ST_TURN_PRE_RANKS, ST_TURN_TAKE,
@@ -114,12 +115,20 @@ def can_finish_nb(rules, st, hand_row, melds, side, hand_left, canastas_after):
 
 
 @njit(cache=True)
-def plan_full_meld_nb(rules, hv, melds, side, plan):
+def plan_full_meld_nb(rules, hv, melds, side, plan, ws):
     """Can every card of the hand vector ``hv`` be melded, leaving the side with the canastas
     needed to go out (R18-R25, R40)?  Fills ``plan[rank] = (naturals, deuces, jokers)``
     to add; returns the number of canastas afterwards, or -1 if impossible."""
     plan[:, :] = 0
-    wild_need = np.zeros(NKINDS, np.int64)
+    wild_need = ws[WS_NEED]
+    add = ws[WS_ADD]
+    room = ws[WS_ROOM]
+    size = ws[WS_SIZE]
+    for r in range(NKINDS):
+        wild_need[r] = 0
+        add[r] = 0
+        room[r] = 0
+        size[r] = 0
     for r in range(FIRST_NATURAL, NKINDS):
         h = hv[r]
         if h == 0:
@@ -139,9 +148,6 @@ def plan_full_meld_nb(rules, hv, melds, side, plan):
     if hv[RED3] > 0:
         return -1
     wilds = hv[JOKER] + hv[DEUCE]
-    add = np.zeros(NKINDS, np.int64)
-    room = np.zeros(NKINDS, np.int64)
-    size = np.zeros(NKINDS, np.int64)
     for r in range(FIRST_NATURAL, NKINDS):
         nat = melds[side, r, M_NAT] + plan[r, M_NAT]
         have_w = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]
@@ -234,21 +240,61 @@ def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
 
 
 @njit(cache=True)
-def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan):
+def discard_candidate_nb(i):
+    """The i-th final discard tried when going out: none (-1), a black three, the naturals
+    from the cheapest up, then a deuce and a joker."""
+    if i == 0:
+        return -1
+    if i == 1:
+        return BLACK3
+    if i <= 12:
+        return FIRST_NATURAL + i - 2
+    if i == 13:
+        return DEUCE
+    return JOKER
+
+
+@njit(cache=True)
+def unmeldable_cards_nb(rules, hand_row, melds, side):
+    """Cards that no meld can take this turn: naturals of ranks the side has not melded held
+    fewer than ``min_naturals_per_meld`` times, and black threes that are not a going-out meld
+    (R18, R25).  Returns (count, kind of one of them)."""
+    stray = 0
+    kind = -1
+    for r in range(FIRST_NATURAL, NKINDS):
+        h = hand_row[r]
+        if h > 0 and h < rules.min_naturals_per_meld and meld_size_nb(melds, side, r) == 0:
+            stray += h
+            kind = r
+    b3 = hand_row[BLACK3]
+    if b3 > 0 and not (rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4):
+        stray += b3
+        kind = BLACK3
+    return stray, kind
+
+
+@njit(cache=True)
+def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     """Find a legal way to go out now (R39-R44).  Returns the discard kind, -1 for going
     out without a discard, or -2 if the player cannot go out; ``plan`` holds the melds."""
     side = side_of_nb(st, seat)
     if st[ST_TURN_LAST_RED3] == 1 or st[ST_TURN_ASK] == 0:
         return -2
-    hv = hand_row.copy()
-    order = np.array([-1, BLACK3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, ACE, DEUCE, JOKER], np.int64)
-    for i in range(order.shape[0]):
-        d = order[i]
+    stray, stray_kind = unmeldable_cards_nb(rules, hand_row, melds, side)
+    if stray > 1:
+        return -2                        # only one card can leave by the final discard
+    hv = ws[WS_HAND]
+    for k in range(NKINDS):
+        hv[k] = hand_row[k]
+    for i in range(NKINDS):
+        d = discard_candidate_nb(i)      # no discard first, then the cheapest card
+        if stray == 1 and d != stray_kind:
+            continue
         if d >= 0:
             if hv[d] == 0:
                 continue
             hv[d] -= 1
-        have = plan_full_meld_nb(rules, hv, melds, side, plan)
+        have = plan_full_meld_nb(rules, hv, melds, side, plan, ws)
         ok = have >= 0 and out_allowed_nb(rules, st, have)
         if ok and st[ST_TURN_NEEDS_MIN] == 1:
             count = st[ST_TURN_COUNT] + plan_value_nb(rules, plan)
@@ -263,20 +309,21 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan):
     return -2
 
 
-
-
 # ---- the initial meld: can the minimum still be reached? (R26-R28) --------------------------
 
 @njit(cache=True)
-def max_extra_count_nb(rules, hand_row, melds, side):
+def max_extra_count_nb(rules, hand_row, melds, side, ws):
     """The largest R28 count the hand could still add this turn by new melds and additions
     to the side's melds (exact when R16 is ignored): every natural that can be melded, the
     pairs that a wild card completes (best first) and then as many wild cards, jokers first,
     as the melds have room for."""
     total = 0
     room = 0
-    pair_value = np.zeros(NKINDS, np.int64)
-    pair_need = np.zeros(NKINDS, np.int64)
+    pair_value = ws[WS_PAIR_VALUE]
+    pair_need = ws[WS_PAIR_NEED]
+    for r in range(NKINDS):
+        pair_value[r] = 0
+        pair_need[r] = 0
     for r in range(FIRST_NATURAL, NKINDS):
         h = hand_row[r]
         v = card_value_nb(rules, r)
@@ -358,7 +405,8 @@ def step_cards_nb(kind, rank, b):
 
 
 @njit(cache=True)
-def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, extra, canastas):
+def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, extra, canastas,
+                  ws):
     """Is a meld step legal beyond R18: R16 (a legal end of turn stays possible) and, for a
     turn still short of its initial minimum, R27 (the minimum stays reachable)?"""
     m = melds[side, rank]
@@ -381,7 +429,7 @@ def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, ext
     if ok and st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
         count = st[ST_TURN_COUNT] + nat * card_value_nb(rules, rank) + deuce * 20 + joker * 50
         if count < st[ST_TURN_MIN]:
-            ok = count + max_extra_count_nb(rules, hand_row, melds, side) >= st[ST_TURN_MIN]
+            ok = count + max_extra_count_nb(rules, hand_row, melds, side, ws) >= st[ST_TURN_MIN]
     hand_row[rank] += nat
     hand_row[DEUCE] += deuce
     hand_row[JOKER] += joker
@@ -392,7 +440,7 @@ def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, ext
 
 
 @njit(cache=True)
-def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, opts, plan):
+def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, opts, plan, ws):
     """Legal meld-phase steps (R15-R30, R39-R44): new three-card melds, single cards added
     to the side's melds, going out (``plan`` gets its melds) and stopping.
 
@@ -409,7 +457,7 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, op
     for k in range(NKINDS):
         h += hand_row[k]
     if not planning and not last_red3:
-        d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan)
+        d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
         if d > -2:
             n = add_opt_nb(opts, n, OPT_GO_OUT, 0, d, 0, 0)
     for r in range(FIRST_NATURAL, NKINDS):
@@ -418,24 +466,24 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, op
             continue
         if meld_size_nb(melds, side, r) == 0:
             if hr >= 3 and step_legal_nb(rules, st, hand_row, melds, side, r, 3, 0, 0, extra,
-                                         canastas):
+                                         canastas, ws):
                 n = add_opt_nb(opts, n, OPT_NEW, r, NEW_3N, 0, 0)
             if hr >= 2 and hand_row[DEUCE] > 0 and step_legal_nb(
-                    rules, st, hand_row, melds, side, r, 2, 1, 0, extra, canastas):
+                    rules, st, hand_row, melds, side, r, 2, 1, 0, extra, canastas, ws):
                 n = add_opt_nb(opts, n, OPT_NEW, r, NEW_2N_DEUCE, 0, 0)
             if hr >= 2 and hand_row[JOKER] > 0 and step_legal_nb(
-                    rules, st, hand_row, melds, side, r, 2, 0, 1, extra, canastas):
+                    rules, st, hand_row, melds, side, r, 2, 0, 1, extra, canastas, ws):
                 n = add_opt_nb(opts, n, OPT_NEW, r, NEW_2N_JOKER, 0, 0)
-        elif step_legal_nb(rules, st, hand_row, melds, side, r, 1, 0, 0, extra, canastas):
+        elif step_legal_nb(rules, st, hand_row, melds, side, r, 1, 0, 0, extra, canastas, ws):
             n = add_opt_nb(opts, n, OPT_ADD, r, r, 0, 0)
     for r in range(FIRST_NATURAL, NKINDS):
         if meld_size_nb(melds, side, r) == 0:
             continue
         if hand_row[DEUCE] > 0 and step_legal_nb(rules, st, hand_row, melds, side, r, 0, 1, 0,
-                                                 extra, canastas):
+                                                 extra, canastas, ws):
             n = add_opt_nb(opts, n, OPT_ADD, r, DEUCE, 0, 0)
         if hand_row[JOKER] > 0 and step_legal_nb(rules, st, hand_row, melds, side, r, 0, 0, 1,
-                                                 extra, canastas):
+                                                 extra, canastas, ws):
             n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
     if stop_legal_nb(rules, st, h, canastas, planning, last_red3):
         n = add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)
@@ -460,7 +508,7 @@ def stop_legal_nb(rules, st, h, canastas, planning, last_red3):
 # ---- the draw phase: taking the pile (R31-R38) ----------------------------------------------
 
 @njit(cache=True)
-def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n):
+def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n, ws):
     """Append the legal ways to take the pile: (naturals, deuces, jokers) from the hand that
     join the top card in the first take meld (R31-R35, R37, R16)."""
     side = side_of_nb(st, seat)
@@ -497,13 +545,14 @@ def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n):
                           or (existing and rules.unfrozen_take_by_layoff == 1)):
                     continue                                 # R34
                 if take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest,
-                                 canastas, unmelded):
+                                 canastas, unmelded, ws):
                     n = add_opt_nb(opts, n, OPT_TAKE, k, d, j, pile_n)
     return n
 
 
 @njit(cache=True)
-def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas, unmelded):
+def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas, unmelded,
+                  ws):
     """R18/R19 for the take meld, R16 after the take, and for an unmelded side R35: the top
     card plus hand cards must be able to reach the minimum."""
     m = melds[side, top]
@@ -532,7 +581,7 @@ def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas
     m[M_NAT] += 1 + k
     m[M_DEUCE] += d
     m[M_JOKER] += j
-    reach = count + max_extra_count_nb(rules, hand_row, melds, side)
+    reach = count + max_extra_count_nb(rules, hand_row, melds, side, ws)
     hand_row[top] += k
     hand_row[DEUCE] += d
     hand_row[JOKER] += j

@@ -16,7 +16,7 @@ from .actions import (DEC_ANSWER, DEC_ASK, DEC_DISCARD, DEC_DRAW, DEC_MELD, DEC_
                       find_go_out_nb, has_partner_nb, meld_options_nb, place_cards_nb,
                       step_cards_nb, take_options_nb)
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .layout import (COL_CONCEALED, COL_DEALER, COL_END_REASON, COL_OUT_SEAT, COL_STOCK_LEFT,
+from .layout import (COL_CHECK_FAILS, COL_CONCEALED, COL_DEALER, COL_END_REASON, COL_OUT_SEAT, COL_STOCK_LEFT,
                      COL_TRACE_OVERFLOW, COL_TURNS, COL_UPCARDS, END_OUT, END_STOCK,
                      EV_ASK, EV_DISCARD, EV_DRAW, EV_END, EV_OUT, EV_RED3, EV_TAKE,
                      RED3_FROM_PILE, RED3_FROM_STOCK, S_CANASTA_BONUS, S_HAND, S_MELDED,
@@ -25,10 +25,12 @@ from .layout import (COL_CONCEALED, COL_DEALER, COL_END_REASON, COL_OUT_SEAT, CO
 from .policies import decide_nb
 from .rules_nb import Ask, Red3Requires
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
-from .state import (M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_CONCEALED_CANASTAS,
+from .state import (WM_SAVE, WM_TAKEN, WS_ORDER, WS_SAVE_HAND, WS_SAVE_ST, WS_SCORES,
+                    M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_CONCEALED_CANASTAS,
                     SIDE_MELDED, SIDE_MINIMUM, SIDE_PILE_TAKES, SIDE_RED3, SIDE_RED3_DEALT,
                     ST_CONCEALED, ST_DEALER, ST_DECK_N, ST_END_REASON, ST_FREEZERS, ST_NSEATS,
                     ST_NSIDES, ST_OUT_SEAT, ST_PILE_N, ST_R49, ST_STOCK_POS, ST_TRACE_ON,
+                    ST_CHECK_ON, ST_CHECK_FAILS,
                     ST_TRACE_OVERFLOW, ST_TRACE_POS, ST_TURN_ADDED_PRE, ST_TURN_ASK,
                     ST_TURN_COUNT, ST_TURN_DISCARDED, ST_TURN_LAST_RED3, ST_TURN_MELDED,
                     ST_TURN_MIN, ST_TURN_NEEDS_MIN, ST_TURN_NEW_RANKS, ST_TURN_PRE_RANKS,
@@ -104,7 +106,7 @@ def is_concealed_nb(rules, st, seatv, melds, seat):
 @njit(cache=True)
 def go_out_nb(rules, S, buf, seat):
     """R39: the seat's hand is empty; record who went out and how (R44)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     concealed = is_concealed_nb(rules, st, seatv, melds, seat)
     st[ST_OUT_SEAT] = seat
     st[ST_CONCEALED] = 1 if concealed else 0
@@ -117,7 +119,7 @@ def go_out_nb(rules, S, buf, seat):
 @njit(cache=True)
 def stock_ends_deal_nb(rules, S, seat):
     """R47/R49: the deal ends because of the stock."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     st[ST_END_REASON] = END_STOCK
     return DEAL_OVER
 
@@ -127,7 +129,7 @@ def stock_ends_deal_nb(rules, S, seat):
 @njit(cache=True)
 def draw_from_stock_nb(rules, S, buf, seat):
     """R12(a), R13: draw ``draw_count`` cards (what is left if fewer) and place red threes."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     pos = ev_begin_nb(st, buf, EV_DRAW, seat, 0, 0)
     for _ in range(rules.draw_count):
         card = draw_card_nb(deck, st)
@@ -143,7 +145,7 @@ def draw_from_stock_nb(rules, S, buf, seat):
 def forced_take_due_nb(rules, S, seat):
     """R49 as read in RULES.md 2.11: after the stock is gone the player must take an unfrozen
     pile whose natural top card his side has a meld of (layoff allowed, R37 and R16 permitting)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if rules.empty_stock_forced_take == 0 or rules.unfrozen_take_by_layoff == 0:
         return False
     n = st[ST_PILE_N]
@@ -172,7 +174,7 @@ def forced_take_due_nb(rules, S, seat):
 def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
     and the player does not take the pile (or his hand is emptied by the take)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
     begin_turn_nb(st, sidev, melds, seat, 1)
@@ -184,12 +186,12 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     else:
         n = add_opt_nb(opts, n, OPT_DRAW, 0, 0, 0, 0)
     first_take = n
-    n = take_options_nb(rules, st, sidev, hands[seat], melds, pile, seat, opts, n)
+    n = take_options_nb(rules, st, sidev, hands[seat], melds, pile, seat, opts, n, ws)
     while True:
         if n == 0:
             return stock_ends_deal_nb(rules, S, seat)
         i = decide_nb(rules, pol[seat], params[seat], DEC_DRAW, opts, n, hands[seat], melds,
-                      side, rng)
+                      side, rng, ws[WS_SCORES])
         if opts[i, 0] == OPT_TAKE:
             st[ST_TURNS] += 1
             if take_pile_nb(rules, S, buf, seat, opts[i, 1], opts[i, 2], opts[i, 3], pol,
@@ -209,24 +211,44 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 
 
 @njit(cache=True)
+def save_turn_nb(S, seat):
+    """Snapshot what a meld phase or a take may change, so that it can be taken back."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    side = side_of_nb(st, seat)
+    ws[WS_SAVE_HAND, :NKINDS] = hands[seat]
+    ws[WS_SAVE_ST, :st.shape[0]] = st
+    wm[WM_SAVE] = melds[side]
+    ws[WS_SAVE_HAND, NKINDS] = sidev[side, SIDE_MELDED]
+
+
+@njit(cache=True)
+def restore_turn_nb(S, seat):
+    """Undo everything since :func:`save_turn_nb` (the trace position included)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    side = side_of_nb(st, seat)
+    hands[seat] = ws[WS_SAVE_HAND, :NKINDS]
+    st[:] = ws[WS_SAVE_ST, :st.shape[0]]
+    melds[side] = wm[WM_SAVE]
+    sidev[side, SIDE_MELDED] = ws[WS_SAVE_HAND, NKINDS]
+
+
+@njit(cache=True)
 def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
     top card; a side that has not melded then adds take melds from the hand until its minimum
     is met (R35).  Returns False (nothing changed) if that minimum cannot be met."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
     top = pile[n_pile - 1]
-    hand_save = hands[seat].copy()
-    melds_save = melds[side].copy()
-    st_save = st.copy()
-    melded_save = sidev[side, SIDE_MELDED]
+    save_turn_nb(S, seat)
     rest = n_pile - 1
     for i in range(n_pile - 1):
         if pile[i] == RED3:
             rest -= 1
-    taken = np.zeros((MELD_KINDS, 3), np.int64)          # hand cards of the take melds
-    order = np.full(MELD_KINDS, -1, np.int64)
+    taken = wm[WM_TAKEN]                                  # hand cards of the take melds
+    taken[:, :] = 0
+    order = ws[WS_ORDER]
     n_order = 1
     order[0] = top
     count = k * card_value_nb(rules, top) + d * 20 + j * 50
@@ -241,11 +263,11 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
         st[ST_TURN_COUNT] = count
         while st[ST_TURN_COUNT] < st[ST_TURN_MIN]:                     # R35
             n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, rest, True, opts,
-                                plan)
+                                plan, ws)
             if n == 0:
                 break
             i = decide_nb(rules, pol[seat], params[seat], DEC_TAKE_PLAN, opts, n,
-                          hands[seat], melds, side, rng)
+                          hands[seat], melds, side, rng, ws[WS_SCORES])
             if opts[i, 0] == OPT_STOP:
                 break
             r = opts[i, 1]
@@ -259,10 +281,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
             taken[r, M_DEUCE] += de
             taken[r, M_JOKER] += jo
         if st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
-            hands[seat] = hand_save
-            melds[side] = melds_save
-            st[:] = st_save
-            sidev[side, SIDE_MELDED] = melded_save
+            restore_turn_nb(S, seat)
             return False
         st[ST_TURN_NEEDS_MIN] = 0
     for r in range(FIRST_NATURAL, NKINDS):
@@ -277,7 +296,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
 @njit(cache=True)
 def trace_take_nb(S, buf, seat, top, taken, order, n_order):
     """The take event: the pile (bottom first), then each take meld as rank, count, cards."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n_pile = st[ST_PILE_N]
     pos = ev_begin_nb(st, buf, EV_TAKE, seat, n_pile, n_order)
     if pos < 0:
@@ -302,7 +321,7 @@ def trace_take_nb(S, buf, seat, top, taken, order, n_order):
 @njit(cache=True)
 def join_pile_nb(S, buf, seat):
     """R36: the rest of the pile joins the hand; its red threes go to the table (R14)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
     reds = 0
@@ -329,12 +348,12 @@ def partner_of_nb(st, seat):
 @njit(cache=True)
 def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R42: in a draw turn, before melding, a player able to go out may ask his partner."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if st[ST_TURN_TAKE] == 1 or st[ST_TURN_LAST_RED3] == 1 or rules.ask_permission == Ask.NEVER \
             or not has_partner_nb(st):
         return
     st[ST_TURN_ASK] = 1                       # could he go out if the answer were yes?
-    able = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan) > -2
+    able = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws) > -2
     st[ST_TURN_ASK] = -1
     if not able:
         return
@@ -342,13 +361,13 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
     if opts[decide_nb(rules, pol[seat], params[seat], DEC_ASK, opts, n, hands[seat], melds,
-                      side, rng), 0] != OPT_ASK:
+                      side, rng, ws[WS_SCORES]), 0] != OPT_ASK:
         return
     partner = partner_of_nb(st, seat)
     n = add_opt_nb(opts, 0, OPT_YES, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO, 0, 0, 0, 0)
     yes = opts[decide_nb(rules, pol[partner], params[partner], DEC_ANSWER, opts, n,
-                         hands[partner], melds, side, rng), 0] == OPT_YES
+                         hands[partner], melds, side, rng, ws[WS_SCORES]), 0] == OPT_YES
     st[ST_TURN_ASK] = 1 if yes else 0
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
 
@@ -356,8 +375,8 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 @njit(cache=True)
 def execute_go_out_nb(rules, S, buf, seat, plan):
     """Lay the going-out plan meld by meld, then discard (if any) and go out (R39-R44)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
-    discard = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan)
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    discard = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
     for r in range(BLACK3, NKINDS):
         if plan[r, M_NAT] + plan[r, M_DEUCE] + plan[r, M_JOKER] > 0:
             if st[ST_TURN_NEEDS_MIN] == 1:
@@ -373,7 +392,7 @@ def execute_go_out_nb(rules, S, buf, seat, plan):
 @njit(cache=True)
 def discard_card_nb(rules, S, buf, seat, card):
     """R17: put one card from the hand on the pile (a wild card freezes it, R32)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     hands[seat, card] -= 1
     pile[st[ST_PILE_N]] = card
     st[ST_PILE_N] += 1
@@ -387,25 +406,20 @@ def discard_card_nb(rules, S, buf, seat, card):
 def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R15-R30, R39-R44: atomic meld steps chosen by the seat's policy until it stops or goes
     out.  A started initial meld that can no longer reach the minimum is taken back whole."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
     if st[ST_TURN_ASK] == 1:
         return execute_go_out_nb(rules, S, buf, seat, plan)            # R42: yes binds
-    hand_save = hands[seat].copy()
-    melds_save = melds[side].copy()
-    st_save = st.copy()
-    melded_save = sidev[side, SIDE_MELDED]
+    save_turn_nb(S, seat)
     while True:
-        n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, 0, False, opts, plan)
+        n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, 0, False, opts, plan,
+                            ws)
         if n == 0:                           # dead end of an initial meld: take it back
-            hands[seat] = hand_save
-            melds[side] = melds_save
-            st[:] = st_save
-            sidev[side, SIDE_MELDED] = melded_save
+            restore_turn_nb(S, seat)
             return CONTINUE
         i = decide_nb(rules, pol[seat], params[seat], DEC_MELD, opts, n, hands[seat], melds,
-                      side, rng)
+                      side, rng, ws[WS_SCORES])
         kind = opts[i, 0]
         if kind == OPT_STOP:
             return CONTINUE
@@ -423,11 +437,11 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 @njit(cache=True)
 def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     """R17: discard one card; an emptied hand is going out (R39)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     n = discard_options_nb(hands[seat], opts)
     i = decide_nb(rules, pol[seat], params[seat], DEC_DISCARD, opts, n, hands[seat], melds,
-                  side, rng)
+                  side, rng, ws[WS_SCORES])
     discard_card_nb(rules, S, buf, seat, opts[i, 1])
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)
@@ -438,7 +452,7 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
 @njit(cache=True)
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
         return DEAL_OVER
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
@@ -457,7 +471,7 @@ def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
 @njit(cache=True)
 def score_deal_nb(rules, S, row):
     """Fill the result row: deal facts and every side's score items (R51-R57)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     row[:] = 0
     row[COL_DEALER] = st[ST_DEALER]
     row[COL_END_REASON] = st[ST_END_REASON]
@@ -467,6 +481,7 @@ def score_deal_nb(rules, S, row):
     row[COL_STOCK_LEFT] = st[ST_DECK_N] - st[ST_STOCK_POS]
     row[COL_UPCARDS] = st[ST_UPCARDS]
     row[COL_TRACE_OVERFLOW] = st[ST_TRACE_OVERFLOW]
+    row[COL_CHECK_FAILS] = st[ST_CHECK_FAILS]
     for side in range(st[ST_NSIDES]):
         score_side_nb(rules, S, side, row[SIDE_BASE + SIDE_STRIDE * side:
                                           SIDE_BASE + SIDE_STRIDE * (side + 1)])
@@ -476,7 +491,7 @@ def score_deal_nb(rules, S, row):
 def score_side_nb(rules, S, side, out):
     """One side's items: melds (R54), canastas (R51), red threes (R52, R57), going out (R53),
     hands (R55) and their sum (R56)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     meld_points = melds[side, BLACK3, M_NAT] * card_value_nb(rules, BLACK3)
     natural = 0
     mixed = 0
@@ -526,12 +541,15 @@ def score_side_nb(rules, S, side, out):
 def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
     n = st[ST_NSEATS]
     seat = (st[ST_DEALER] + 1) % n
     for _ in range(MAX_TURNS):
-        if play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        over = play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER
+        if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
+            st[ST_CHECK_FAILS] += 1
+        if over:
             break
         seat = (seat + 1) % n
     ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
@@ -539,9 +557,39 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
 
 
 @njit(cache=True)
-def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before):
-    """Play deals first_deal .. first_deal + len(out) - 1, one result row each (no trace)."""
+def cards_conserved_nb(rules, S):
+    """R2: hands, melds, pile, stock and red-three areas hold exactly the deck."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    have = np.zeros(NKINDS, np.int64)
+    for s in range(st[ST_NSEATS]):
+        for k in range(NKINDS):
+            have[k] += hands[s, k]
+    for side in range(st[ST_NSIDES]):
+        have[RED3] += sidev[side, SIDE_RED3]
+        for r in range(BLACK3, NKINDS):
+            have[r] += melds[side, r, M_NAT]
+            have[DEUCE] += melds[side, r, M_DEUCE]
+            have[JOKER] += melds[side, r, M_JOKER]
+    for i in range(st[ST_PILE_N]):
+        have[pile[i]] += 1
+    for i in range(st[ST_STOCK_POS], st[ST_DECK_N]):
+        have[deck[i]] += 1
+    want = np.zeros(NKINDS, np.int64)
+    for k in range(NKINDS):
+        want[k] = 4 * rules.num_packs if k >= FIRST_NATURAL or k == DEUCE else 2 * rules.num_packs
+    want[JOKER] = rules.num_jokers
+    for k in range(NKINDS):
+        if have[k] != want[k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, check):
+    """Play deals first_deal .. first_deal + len(out) - 1, one result row each (no trace).
+    ``check`` = 1 verifies card conservation after every turn (row[COL_CHECK_FAILS])."""
     S = new_state_nb()
+    S[4][ST_CHECK_ON] = check
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MELD_KINDS, 3), np.int64)
     buf = np.zeros(1, np.int32)

@@ -33,14 +33,15 @@ from .state import card_value_nb, meld_size_nb
 
 
 @njit(cache=True)
-def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, rng):
-    """Index of the option ``policy`` picks among ``opts[:n]`` (n >= 1)."""
+def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, rng, scores):
+    """Index of the option ``policy`` picks among ``opts[:n]`` (n >= 1); ``scores`` is
+    scratch space of at least n ints."""
     if n == 1:
         return 0
     if policy == POLICY_RANDOM:
         return rand_below_nb(rng, STREAM_POLICY, n)
     if policy == POLICY_GREEDY:
-        return greedy_nb(rules, params, decision, opts, n, hand_row, melds, side)
+        return greedy_nb(rules, params, decision, opts, n, hand_row, melds, side, scores)
     return 0
 
 
@@ -55,9 +56,8 @@ def best_index_nb(scores, n):
 
 
 @njit(cache=True)
-def greedy_nb(rules, params, decision, opts, n, hand_row, melds, side):
+def greedy_nb(rules, params, decision, opts, n, hand_row, melds, side, scores):
     """The ``greedy`` baseline (module docstring): score every option, take the best."""
-    scores = opts[:n, 0] * 0
     for i in range(n):
         if decision == DEC_DISCARD:
             scores[i] = -greedy_usefulness_nb(rules, opts[i, 1], hand_row, melds, side)

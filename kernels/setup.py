@@ -7,7 +7,7 @@ from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
 from .rng import STREAM_DEALER, STREAM_DECK, rand_below_nb, seed_streams_nb
 from .state import (SIDE_MINIMUM, SIDE_RED3, SIDE_RED3_DEALT, SIDE_SCORE_BEFORE, ST_DEALER,
                     ST_DECK_N, ST_FREEZERS, ST_NSEATS, ST_NSIDES, ST_PILE_N, ST_STOCK_POS,
-                    ST_TRACE_ON, ST_UPCARDS, freezes_pile_nb, in_cover_set_nb,
+                    ST_TRACE_ON, ST_UPCARDS, ST_CHECK_ON, freezes_pile_nb, in_cover_set_nb,
                     initial_minimum_nb, side_of_nb)
 from .trace_buf import ev_begin_nb, ev_push_nb
 
@@ -50,13 +50,15 @@ def shuffle_nb(deck, n, rng):
 @njit(cache=True)
 def reset_state_nb(S):
     """Zero every array of a state tuple for a new deal."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     hands[:, :] = 0
     melds[:, :, :] = 0
     pile[:] = 0
     trace_on = st[ST_TRACE_ON]
+    check_on = st[ST_CHECK_ON]
     st[:] = 0
     st[ST_TRACE_ON] = trace_on
+    st[ST_CHECK_ON] = check_on
     seatv[:, :] = 0
     sidev[:, :] = 0
 
@@ -75,7 +77,7 @@ def draw_card_nb(deck, st):
 def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     """Shuffle and deal deal ``deal`` (R5-R9) and turn the upcard (R7, R8).
     ``dealer`` < 0 draws the dealer from the deal's dealer stream."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     reset_state_nb(S)
     seed_streams_nb(rng, seed, deal)
     n = rules.num_players
@@ -106,7 +108,7 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
 @njit(cache=True)
 def trace_start_nb(rules, S, buf, dealer, dealt):
     """The trace's start event: every hand as dealt, then the stock (top first)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n = rules.num_players
     pos = ev_begin_nb(st, buf, EV_START, dealer, 0, 0)
     if pos < 0:
@@ -123,7 +125,7 @@ def trace_start_nb(rules, S, buf, dealer, dealt):
 def place_red3s_nb(S, buf, seat, source):
     """R9/R13: put every red three of ``seat``'s hand on its side's table, each replaced by
     the top stock card.  Returns True if a replacement was due from an empty stock (R47)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     empty = False
     while hands[seat, RED3] > 0:
@@ -141,7 +143,7 @@ def place_red3s_nb(S, buf, seat, source):
 @njit(cache=True)
 def turn_upcard_nb(rules, S, buf):
     """R7: turn stock cards onto the pile until the top is out of the cover set; R8 freezing."""
-    hands, melds, deck, pile, st, seatv, sidev, rng = S
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     pos = ev_begin_nb(st, buf, EV_UPCARD, -1, 0, 0)
     while True:
         card = draw_card_nb(deck, st)

@@ -1,7 +1,7 @@
 """The deal state as a tuple of plain integer arrays, and the small rule helpers
 every other kernel uses (card values, meld validity, freezing, minimums).
 
-State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng)``:
+State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 
 * ``hands``  int64[MAX_SEATS, NKINDS]     cards in each hand, by kind
 * ``melds``  int64[MAX_SIDES, MELD_KINDS, 3]  each side's meld of each rank:
@@ -13,6 +13,8 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng)``:
 * ``seatv``  int64[MAX_SEATS, NSEATV]     per-seat scalars (``SEAT_*``)
 * ``sidev``  int64[MAX_SIDES, NSIDEV]     per-side scalars (``SIDE_*``)
 * ``rng``    uint64[NSTREAMS]             random streams of this deal
+* ``ws``     int64[WS_ROWS, WS_COLS]      scratch rows (``WS_*``), so hot loops never allocate
+* ``wm``     int64[2, MELD_KINDS, 3]      scratch meld tables (``WM_*``)
 """
 import numpy as np
 from numba import njit
@@ -58,6 +60,8 @@ ST_TRACE_POS = 25
 ST_TRACE_OVERFLOW = 26
 ST_R49 = 27              # 1 while the stock is gone and play goes on under R49
 ST_TURN_MIN = 28         # the minimum the turn's initial meld must reach (R27)
+ST_CHECK_ON = 29         # 1: check card conservation after every turn
+ST_CHECK_FAILS = 30      # turns after which conservation failed
 NST = 32
 
 # seatv columns
@@ -76,6 +80,24 @@ SIDE_CONCEALED_CANASTAS = 6
 NSIDEV = 8
 
 
+# scratch rows of ws (each user owns its rows; users that nest use different rows)
+WS_HAND = 0          # find_go_out_nb: the hand less the tried discard
+WS_NEED = 1          # plan_full_meld_nb: wild cards a pair needs
+WS_ADD = 2           # plan_full_meld_nb: wild cards added per rank
+WS_ROOM = 3          # plan_full_meld_nb: room for wild cards per rank
+WS_SIZE = 4          # plan_full_meld_nb: meld sizes after the plan
+WS_PAIR_VALUE = 5    # max_extra_count_nb
+WS_PAIR_NEED = 6     # max_extra_count_nb
+WS_SAVE_HAND = 7     # snapshot of the hand (meld phase, take planning)
+WS_SAVE_ST = 8       # snapshot of st
+WS_ORDER = 9         # take_pile_nb: order of the take melds
+WS_SCORES = 10       # policies: one score per option (MAX_OPTS wide)
+WS_ROWS = 11
+WS_COLS = 256
+WM_SAVE = 0          # snapshot of the side's melds
+WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld
+
+
 def new_state():
     """Allocate one zeroed deal state tuple (see the module docstring)."""
     return (np.zeros((MAX_SEATS, NKINDS), np.int64),
@@ -85,7 +107,9 @@ def new_state():
             np.zeros(NST, np.int64),
             np.zeros((MAX_SEATS, NSEATV), np.int64),
             np.zeros((MAX_SIDES, NSIDEV), np.int64),
-            np.zeros(NSTREAMS, np.uint64))
+            np.zeros(NSTREAMS, np.uint64),
+            np.zeros((WS_ROWS, WS_COLS), np.int64),
+            np.zeros((2, MELD_KINDS, 3), np.int64))
 
 
 new_state_nb = njit(cache=True)(new_state)

@@ -1,0 +1,4 @@
+"""``python -m canasta_sim`` runs the command-line interface."""
+from canasta_sim.cli import main
+
+main()

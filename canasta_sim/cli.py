@@ -1,0 +1,224 @@
+"""The ``canasta-sim`` command line: ``simulate`` deals to Parquet, ``replay`` deals as traces.
+
+Every user mistake ends in one line ``canasta-sim: error: <message>`` on stderr
+and exit status 2, before any deal is played and without leaving a file.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import click
+
+from canasta_sim import __version__
+from canasta_sim.errors import BadInput
+
+PROG = "canasta-sim"
+USAGE_ERROR = 2
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >= 8.2
+
+RULES_HELP = ("Rule set: a preset (classic, two-player, three-player, six-player, "
+              "six-player-3x2, seed-a, seed-b), a canonical string such as "
+              "'classic(black_three_freezes=true,hand_size=13)', or a .toml file with "
+              "preset = \"...\" and knob = value lines (knob names: RULES.md 3.1).")
+POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy') or one name per "
+                 "seat, comma-separated ('greedy,random,greedy,random'). Accepted: greedy, "
+                 "random.")
+SCORES_HELP = ("Each side's cumulative score before the deal, comma-separated, one per side "
+               "(sets the initial-meld minimum, R27), e.g. '1500,-20'. Default: all 0.")
+SEED_HELP = "Master seed, 0..2**63-1; deal i of seed S is always the same deal, e.g. 42."
+
+
+def _fail(message: str, code: int = USAGE_ERROR):
+    """Print one error line on stderr and exit."""
+    first_line = str(message).strip().splitlines()[0] if str(message).strip() else "error"
+    click.echo(f"{PROG}: error: {first_line}", err=True)
+    sys.exit(code)
+
+
+class _Group(click.Group):
+    """A click group whose errors are one line ``canasta-sim: error: ...`` with exit 2."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):
+        """Run the command line; turn BadInput and usage errors into one-line errors."""
+        try:
+            rv = super().main(args, prog_name or PROG, complete_var, standalone_mode=False,
+                              **extra)
+        except _NO_ARGS_IS_HELP as exc:
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
+        except BadInput as exc:
+            _fail(str(exc))
+        except click.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+            _fail(exc.format_message().strip().splitlines()[0] + hint)
+        except click.exceptions.Abort:
+            _fail("interrupted", 130)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+        except click.ClickException as exc:
+            _fail(exc.format_message(), exc.exit_code)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _quiet_broken_pipe():
+    """A reader closed stdout (``| head``): stop quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(0)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name=PROG,
+                      message="%(prog)s %(version)s")
+def cli():
+    """Simulate Canasta deals fast and reproducibly (rules: RULES.md).
+
+    \b
+    Examples:
+      canasta-sim simulate --deals 100000 --seed 1 --out results/run.parquet
+      canasta-sim simulate --rules two-player --policies greedy,random
+      canasta-sim replay --seed 1 --deals 0:2 --pretty
+    """
+
+
+# --------------------------------------------------------------------------------------------
+# simulate
+# --------------------------------------------------------------------------------------------
+
+@cli.command(no_args_is_help=False)
+@click.option("--deals", "-n", type=int, default=10000, show_default=True,
+              help="Number of deals to play, >= 0, e.g. --deals 100000.")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help=SEED_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
+@click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
+@click.option("--out", "-o", default=os.path.join("results", "run.parquet"),
+              show_default=True, type=click.Path(dir_okay=False),
+              help="Parquet file to write (its directory must exist); replaced atomically, "
+                   "e.g. --out results/classic.parquet.")
+@click.option("--batch-size", type=int, default=65536, show_default=True,
+              help="Deals per kernel call; changes memory use and progress steps, never "
+                   "the results, e.g. --batch-size 8192.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress bar (it is also off when stderr is not a terminal).")
+def simulate(deals, seed, rules, policies, scores, out, batch_size, quiet):
+    """Play --deals deals and write one row per deal to a Parquet file.
+
+    Prints one summary line: deals, file, speed, mean deal score per side and the
+    share of deals ended by a player going out.
+
+    \b
+    Examples:
+      canasta-sim simulate --deals 100000 --seed 7
+      canasta-sim simulate --rules 'classic(black_three_freezes=true)' -o results/b3.parquet
+      canasta-sim simulate --rules six-player --policies greedy,random,greedy,random,greedy,random
+      canasta-sim simulate --scores 1500,3000 --deals 5000
+    """
+    from canasta_sim import results, runner
+
+    results.check_writable(out)
+    batch_size = runner.check_batch_size(batch_size)
+    plan = runner.prepare(deals, seed, rules, policies, scores)
+    progress = not quiet and sys.stderr.isatty()
+    summary = _Summary(plan.rules.num_sides)
+    start = time.perf_counter()
+    results.write_parquet(summary.watch(runner.iter_tables(plan, batch_size, progress)), out)
+    click.echo(summary.line(plan.deals, out, time.perf_counter() - start))
+
+
+class _Summary:
+    """Running totals for the one-line summary, gathered while batches stream by."""
+
+    def __init__(self, num_sides):
+        """Start with zero deals for ``num_sides`` sides."""
+        self.num_sides = num_sides
+        self.score_sums = [0] * num_sides
+        self.out_count = 0
+        self.rows = 0
+
+    def watch(self, tables):
+        """Yield ``tables`` unchanged, adding each to the totals."""
+        import pyarrow.compute as pc
+
+        for table in tables:
+            self.rows += table.num_rows
+            if table.num_rows:
+                for side in range(self.num_sides):
+                    self.score_sums[side] += pc.sum(table[f"s{side}_score"]).as_py()
+                reasons = pc.cast(table["end_reason"], "string")
+                self.out_count += pc.sum(pc.equal(reasons, "out")).as_py() or 0
+            yield table
+
+    def line(self, deals, path, seconds):
+        """``N deals -> path in T s (R deals/s); mean score ...; ended by going out P%``."""
+        rows = max(self.rows, 1)
+        means = ", ".join(f"s{k} {total / rows:.1f}" for k, total in enumerate(self.score_sums))
+        rate = deals / seconds if seconds > 0 else float("inf")
+        return (f"{deals} deals -> {path} in {seconds:.2f} s ({rate:,.0f} deals/s); "
+                f"mean score per side: {means}; ended by going out: "
+                f"{100 * self.out_count / rows:.1f}%")
+
+
+# --------------------------------------------------------------------------------------------
+# replay
+# --------------------------------------------------------------------------------------------
+
+@cli.command()
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help=SEED_HELP)
+@click.option("--deals", "-d", "deal_range", required=True, metavar="A:B",
+              help="Deals to replay, A:B meaning deals A to B-1 like a Python slice: "
+                   "--deals 5:8 replays deals 5, 6 and 7; --deals 5 replays deal 5 alone.")
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
+@click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
+@click.option("--pretty", is_flag=True,
+              help="Readable text instead of JSON Lines.")
+def replay(seed, deal_range, rules, policies, scores, pretty):
+    """Print deals A..B-1 move by move as a trace (TRACE.md) on stdout.
+
+    JSON Lines by default, one event per line; --pretty for readable text.
+
+    A trace shows every card that moved: the deal, red threes, draws, takes, melds,
+    discards and the score. Deal i here is exactly row deal == i of a 'simulate' run
+    with the same --seed, --rules, --policies and --scores.
+
+    \b
+    Examples:
+      canasta-sim replay --seed 7 --deals 0:3
+      canasta-sim replay --seed 7 --deals 12 --pretty
+      canasta-sim replay --seed 7 --deals 0:100 --rules two-player > traces.jsonl
+    """
+    from canasta_sim import runner
+
+    first, end = runner.parse_deal_range(deal_range)
+    plan = runner.prepare(end - first, seed, rules, policies, scores, first_deal=first)
+    scores_before = tuple(plan.scores_before[:plan.rules.num_sides].tolist())
+
+    from canasta_sim import trace
+
+    make_lines = trace.pretty_lines if pretty else trace.trace_lines
+    write = sys.stdout.write
+    lines = make_lines(plan.rules, plan.seed, first, end, ",".join(plan.names), scores_before)
+    for line in lines:
+        write(line)
+        write("\n")
+    sys.stdout.flush()
+
+
+def main(argv=None):
+    """Console-script entry point: ``canasta-sim ...``."""
+    cli.main(args=argv, prog_name=PROG)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,199 @@
+"""Results as Arrow tables and Parquet files, each carrying how it was made (STYLE.md 9).
+
+One row per deal.  The kernels fill an int64 array laid out by
+``canasta_sim.kernels.layout``; :func:`results_table` names and narrows its
+columns.  :func:`write_parquet` writes atomically: a file either appears whole or
+not at all.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import tempfile
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from canasta_sim.errors import BadInput
+from canasta_sim.kernels import layout
+
+META_PREFIX = "canasta_sim."
+END_REASONS = ("out", "stock")  # indexed by layout.END_OUT / layout.END_STOCK
+
+# (column, layout column, Arrow type) of the deal-level columns taken from the kernel output
+DEAL_COLUMNS = (
+    ("dealer", layout.COL_DEALER, pa.int8()),
+    ("end_reason", layout.COL_END_REASON, None),  # dictionary string, see _end_reason
+    ("out_seat", layout.COL_OUT_SEAT, pa.int8()),
+    ("concealed", layout.COL_CONCEALED, pa.bool_()),
+    ("turns", layout.COL_TURNS, pa.int16()),
+    ("stock_left", layout.COL_STOCK_LEFT, pa.int16()),
+    ("upcards_turned", layout.COL_UPCARDS, pa.int8()),
+)
+
+# Arrow type of each per-side field of layout.SIDE_FIELDS
+SIDE_TYPES = {
+    "score": pa.int32(), "melds": pa.int32(), "natural": pa.int8(), "mixed": pa.int8(),
+    "canasta_bonus": pa.int32(), "red3": pa.int8(), "red3_dealt": pa.int8(),
+    "red3_points": pa.int32(), "out_bonus": pa.int32(), "hand": pa.int32(),
+    "melded": pa.bool_(), "pile_takes": pa.int16(),
+}
+assert set(SIDE_TYPES) == set(layout.SIDE_FIELDS)
+
+
+def side_column(side: int, field: str) -> int:
+    """Index in the kernel output row of ``field`` (a name of layout.SIDE_FIELDS) for ``side``."""
+    return layout.SIDE_BASE + layout.SIDE_STRIDE * side + getattr(layout, "S_" + field.upper())
+
+
+def _constant_dictionary(value: str, n: int) -> pa.DictionaryArray:
+    """A dictionary-encoded string column holding ``value`` n times."""
+    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)), pa.array([value]))
+
+
+def _end_reason(codes: np.ndarray) -> pa.DictionaryArray:
+    """The end-reason codes as a dictionary column over ('out', 'stock')."""
+    return pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int8()),
+                                          pa.array(list(END_REASONS)))
+
+
+def _narrow(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
+    """An int64 column as ``arrow_type`` (bool: nonzero), failing loudly on overflow."""
+    if arrow_type == pa.bool_():
+        return pa.array(values != 0)
+    return pa.array(values, type=arrow_type)  # safe cast: overflow raises
+
+
+def provenance(rules, seed: int, names, scores_before=None, created=None) -> dict:
+    """Schema metadata (bytes -> bytes) saying how a table was made."""
+    from importlib.metadata import version
+
+    from canasta_sim import __version__
+
+    num_sides = rules.num_sides
+    scores = list(scores_before) if scores_before is not None else [0] * num_sides
+    created = created or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    meta = {
+        "canasta_sim.rules": rules.canonical(),
+        "canasta_sim.seed": str(int(seed)),
+        "canasta_sim.policies": ",".join(names),
+        "canasta_sim.scores_before": ",".join(str(int(s)) for s in scores[:num_sides]),
+        "canasta_sim.version": __version__,
+        "numba.version": version("numba"),
+        "numpy.version": np.__version__,
+        "pyarrow.version": pa.__version__,
+        "canasta_sim.created": created,
+    }
+    return {k.encode(): v.encode() for k, v in meta.items()}
+
+
+def results_table(out, first_deal, seed, rules, names, scores_before=None, metadata=None):
+    """Name and narrow the kernel output ``out`` (n x NCOLS int64) for deals first_deal.. .
+
+    ``rules`` is a RuleSet (or anything :func:`canasta_sim.rules.parse_rules` reads),
+    ``names`` the policy name of every seat.  ``metadata`` (from :func:`provenance`)
+    is computed if not given.
+    """
+    from canasta_sim.rules import parse_rules
+
+    rules = parse_rules(rules)
+    out = np.asarray(out, dtype=np.int64)
+    n = out.shape[0]
+    columns = {
+        "deal": pa.array(np.arange(first_deal, first_deal + n, dtype=np.int64)),
+        "seed": pa.array(np.full(n, seed, dtype=np.int64)),
+        "rules": _constant_dictionary(rules.canonical(), n),
+    }
+    for seat in range(rules.num_players):
+        columns[f"policy_{seat}"] = _constant_dictionary(names[seat], n)
+    for name, col, arrow_type in DEAL_COLUMNS:
+        columns[name] = (_end_reason(out[:, col]) if name == "end_reason"
+                         else _narrow(out[:, col], arrow_type))
+    for side in range(rules.num_sides):
+        for field in layout.SIDE_FIELDS:
+            columns[f"s{side}_{field}"] = _narrow(out[:, side_column(side, field)],
+                                                  SIDE_TYPES[field])
+    if metadata is None:
+        metadata = provenance(rules, seed, names, scores_before)
+    return pa.table(columns).replace_schema_metadata(metadata)
+
+
+# --------------------------------------------------------------------------------------------
+# Parquet
+# --------------------------------------------------------------------------------------------
+
+def check_writable(path) -> str:
+    """BadInput unless a file can be created at ``path``; call before a long run. Returns path."""
+    path = os.fspath(path)
+    parent = os.path.dirname(os.path.abspath(path))
+    shown = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise BadInput(f"cannot write {path!r}: it is a directory; accepted: a file path "
+                       "such as results/run.parquet")
+    if not os.path.exists(parent):
+        raise BadInput(f"cannot write {path!r}: directory {shown!r} does not exist")
+    if not os.path.isdir(parent):
+        raise BadInput(f"cannot write {path!r}: {shown!r} is not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise BadInput(f"cannot write {path!r}: directory {shown!r} is not writable")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise BadInput(f"cannot write {path!r}: the file exists and is not writable")
+    return path
+
+
+def write_parquet(table_or_batches, path) -> str:
+    """Write a table, or an iterable of tables / record batches of one schema, to ``path``.
+
+    zstd-compressed.  Written to a temporary file in the same directory and moved
+    into place with ``os.replace``, so no partial file is left on any error or
+    KeyboardInterrupt.  Returns the path.
+    """
+    path = check_writable(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
+                               suffix=".tmp")
+    os.close(fd)
+    try:
+        if isinstance(table_or_batches, pa.Table):
+            pq.write_table(table_or_batches, tmp, compression="zstd")
+        else:
+            _write_stream(table_or_batches, tmp)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
+        os.replace(tmp, path)
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    return path
+
+
+def _write_stream(parts, tmp):
+    """Write an iterable of tables / record batches with one ParquetWriter."""
+    writer = None
+    try:
+        for part in parts:
+            if isinstance(part, pa.RecordBatch):
+                part = pa.Table.from_batches([part])
+            if writer is None:
+                writer = pq.ParquetWriter(tmp, part.schema, compression="zstd")
+            writer.write_table(part)
+        if writer is None:
+            raise BadInput("nothing to write: the result stream was empty")
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _umask():
+    """The process umask (read by setting and restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _remove_quietly(path):
+    """Delete a file if it exists, ignoring errors."""
+    try:
+        os.remove(path)
+    except OSError:
+        pass

@@ -1,0 +1,610 @@
+"""Rule sets: every knob of RULES.md section 3.1 as a frozen dataclass, named presets as data.
+
+A rule set has a canonical string, the name of its preset optionally followed by
+the knobs that differ from it::
+
+    classic
+    classic(black_three_freezes=true)
+    six-player(initial_meld_table=-inf:15;0:50;1500:90;3000:120;7000:150)
+
+:func:`parse_rules` reads a preset name, a canonical string or a TOML file and
+gives back a validated :class:`RuleSet`; ``parse_rules(r.canonical()) == r``.
+:meth:`RuleSet.to_kernel` turns it into the NamedTuple of ints the kernels take.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from canasta_sim.errors import BadInput
+from canasta_sim.kernels import rules_nb
+
+MeldTable = tuple  # tuple of (lower bound or None for -inf, minimum) pairs
+
+CLASSIC_MELD_TABLE = ((None, 15), (0, 50), (1500, 90), (3000, 120))
+TEAM_LAYOUTS = ("2x2", "solo", "2x3", "3x2", "cutthroat3")
+SUPPORTED_TEAM_LAYOUTS = ("2x2", "solo", "2x3", "3x2")
+DECKS = ((2, 4), (3, 6))  # (num_packs, num_jokers)
+SCORE_LIMIT = 1_000_000  # bound on every point knob, so scores fit the int32 result columns
+_MAX_MELD_BOUND = 1 << 40
+
+
+# --------------------------------------------------------------------------------------------
+# The rule set
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One Canasta variant: every knob of RULES.md 3.1 (classic defaults) plus its preset name.
+
+    Build one with :func:`parse_rules`, :meth:`from_preset` or the constructor; the
+    constructor validates every knob and raises :class:`BadInput` on a bad value.
+    """
+
+    num_players: int = 4
+    team_layout: str = "2x2"
+    num_packs: int = 2
+    num_jokers: int = 4
+    hand_size: int = 11
+    draw_count: int = 1
+    canastas_to_go_out: int = 1
+    game_target: int = 5000
+    initial_meld_table: MeldTable = CLASSIC_MELD_TABLE
+    min_naturals_per_meld: int = 2
+    max_wilds_per_meld: int | None = 3
+    wild_ratio_rule: str = "none"
+    upcard_cover_set: str = "wild_any3"
+    upcard_red3_freezes: bool = True
+    black_three_freezes: bool = False
+    unmelded_pile_access: str = "natural_pair_with_min_count"
+    top_card_counts_for_minimum: bool = True
+    unfrozen_take_natural_plus_wild: bool = True
+    unfrozen_take_by_layoff: bool = True
+    one_card_pile_restriction: bool = True
+    red3_bonus_each: int = 100
+    red3_all_four_total: int = 800
+    red3_negative_if_unmelded: bool = True
+    red3_positive_requires: str = "any_meld"
+    natural_canasta_bonus: int = 500
+    mixed_canasta_bonus: int = 300
+    going_out_bonus: int = 100
+    concealed_going_out_bonus: int = 200
+    concealed_canasta_bonus: int = 0
+    concealed_exempt_from_min_count: bool = True
+    concealed_allows_pile_take: bool = True
+    concealed_allows_final_discard: bool = True
+    ask_permission: str = "optional"
+    last_card_red3_may_meld: bool = False
+    empty_stock_forced_take: bool = True
+    black_three_going_out_meld: bool = True
+    black3_card_value: int = 5
+    wild_canasta_bonus: int | None = None
+    tie_policy: str = "extra_deal"
+    red3_replacement_timing: str = "after_deal"
+    preset: str = "classic"
+
+    def __post_init__(self):
+        """Validate and normalise every knob, then the combinations of knobs."""
+        if not isinstance(self.preset, str) or self.preset not in PRESETS:
+            raise BadInput(f"unknown preset {self.preset!r}: accepted presets are "
+                           f"{', '.join(PRESETS)}")
+        for name, knob in KNOBS.items():
+            object.__setattr__(self, name, knob.check(name, getattr(self, name)))
+        _check_combinations(self)
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def from_preset(cls, name: str = "classic", **overrides: Any) -> "RuleSet":
+        """The rule set of preset ``name`` with the given knobs changed."""
+        key = _preset_key(name)
+        unknown = sorted(set(overrides) - set(KNOBS))
+        if unknown:
+            raise BadInput(_unknown_knob_message(unknown[0]))
+        return cls(**{**PRESETS[key].overrides, **overrides, "preset": key})
+
+    # --- reading -----------------------------------------------------------------------------
+    def knobs(self) -> dict:
+        """Every knob name -> value (without ``preset``), in RULES.md order."""
+        return {name: getattr(self, name) for name in KNOBS}
+
+    def differences(self) -> dict:
+        """Knobs whose value differs from the rule set's own preset, sorted by name."""
+        base = preset_rules(self.preset)
+        return {name: getattr(self, name) for name in sorted(KNOBS)
+                if getattr(self, name) != getattr(base, name)}
+
+    def canonical(self) -> str:
+        """Preset name plus ``(knob=value,...)`` for the knobs that differ from it, by name."""
+        diffs = self.differences()
+        if not diffs:
+            return self.preset
+        body = ",".join(f"{name}={KNOBS[name].format(value)}" for name, value in diffs.items())
+        return f"{self.preset}({body})"
+
+    def __str__(self) -> str:
+        """The canonical string."""
+        return self.canonical()
+
+    @property
+    def deck_size(self) -> int:
+        """Number of cards in the deck: 52 per pack plus the jokers."""
+        return 52 * self.num_packs + self.num_jokers
+
+    @property
+    def num_sides(self) -> int:
+        """Number of sides: 2x2 -> 2, solo -> num_players, 2x3 -> 2, 3x2 -> 3."""
+        _check_supported_layout(self.team_layout)
+        if self.team_layout == "solo":
+            return self.num_players
+        return {"2x2": 2, "2x3": 2, "3x2": 3}[self.team_layout]
+
+    def sides(self) -> list:
+        """Seats of each side: side k holds the seats s with s % num_sides == k (RULES.md 2.11)."""
+        n = self.num_sides
+        return [[s for s in range(self.num_players) if s % n == k] for k in range(n)]
+
+    # --- kernels -----------------------------------------------------------------------------
+    def to_kernel(self) -> rules_nb.RulesNb:
+        """The rule set as the kernels take it: a ``RulesNb`` of plain Python ints."""
+        if self.wild_canasta_bonus is not None:
+            raise BadInput(f"wild_canasta_bonus={self.wild_canasta_bonus} is not supported "
+                           "yet: accepted value is none")
+        values = {"num_sides": self.num_sides}
+        values.update(_meld_table_fields(self.initial_meld_table))
+        for name in rules_nb.RulesNb._fields:
+            if name not in values:
+                values[name] = KNOBS[name].to_int(getattr(self, name))
+        return rules_nb.RulesNb(**values)
+
+
+def _check_supported_layout(layout):
+    """BadInput for team layouts the engine cannot play yet."""
+    if layout not in SUPPORTED_TEAM_LAYOUTS:
+        raise BadInput(f"team_layout={layout} is not supported yet: accepted values are "
+                       f"{', '.join(SUPPORTED_TEAM_LAYOUTS)}")
+
+
+def _meld_table_fields(table):
+    """``meld_rows`` and the padded ``meld_lo*`` / ``meld_min*`` fields of RulesNb (R27).
+
+    Padding rows have a lower bound no score reaches and repeat the last minimum.
+    """
+    fields = {"meld_rows": len(table)}
+    for row in range(rules_nb.MELD_TABLE_ROWS):
+        if row < len(table):
+            lower, minimum = table[row]
+            lower = rules_nb.NEG_INF if lower is None else lower
+        else:
+            lower, minimum = -rules_nb.NEG_INF, table[-1][1]
+        fields[f"meld_lo{row}"] = int(lower)
+        fields[f"meld_min{row}"] = int(minimum)
+    return fields
+
+
+def _check_combinations(r: RuleSet):
+    """BadInput for knob values that are fine alone but impossible together."""
+    if (r.num_packs, r.num_jokers) not in DECKS:
+        raise BadInput(f"num_packs={r.num_packs} with num_jokers={r.num_jokers} is not a "
+                       "deck: accepted are 2 packs with 4 jokers or 3 packs with 6 jokers")
+    layouts = {"2x2": (4,), "solo": (2, 3), "2x3": (6,), "3x2": (6,), "cutthroat3": (3,)}
+    if r.num_players not in layouts[r.team_layout]:
+        accepted = " or ".join(str(n) for n in layouts[r.team_layout])
+        raise BadInput(f"num_players={r.num_players} does not fit team_layout="
+                       f"{r.team_layout}: accepted num_players for it is {accepted}")
+    needed = r.num_players * r.hand_size + 1
+    if needed > r.deck_size:
+        most = (r.deck_size - 1) // r.num_players
+        raise BadInput(f"hand_size={r.hand_size} with num_players={r.num_players} needs "
+                       f"{needed} cards but the deck has {r.deck_size}: accepted hand_size "
+                       f"is 1..{most}")
+
+
+# --------------------------------------------------------------------------------------------
+# Knob kinds: how each knob is checked, read from text, written and given to the kernels
+# --------------------------------------------------------------------------------------------
+
+def _q(value):
+    """A value quoted for an error message (strings in quotes, newlines escaped)."""
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+class IntKnob(NamedTuple):
+    """An integer knob with an inclusive range or a set of accepted values."""
+
+    lo: int
+    hi: int
+    choices: tuple = ()
+
+    def accepted(self):
+        """Text listing the accepted values."""
+        if self.choices:
+            return ", ".join(str(c) for c in self.choices)
+        return f"a whole number in {self.lo}..{self.hi}"
+
+    def check(self, name, value):
+        """The value as an int, or BadInput."""
+        if isinstance(value, str):
+            value = _parse_int(name, value, self.accepted())
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadInput(f"{name}={_q(value)} is not a whole number: accepted: "
+                           f"{self.accepted()}")
+        if (self.choices and value not in self.choices) or not self.lo <= value <= self.hi:
+            raise BadInput(f"{name}={value} is out of range: accepted: {self.accepted()}")
+        return int(value)
+
+    def format(self, value):
+        """Canonical text of the value."""
+        return str(value)
+
+    def to_int(self, value):
+        """Kernel int of the value."""
+        return int(value)
+
+
+class OptionalIntKnob(NamedTuple):
+    """An integer knob that may also be ``none`` (no limit, or not part of the rules)."""
+
+    lo: int
+    hi: int
+    none_int: int = rules_nb.NO_LIMIT
+
+    def accepted(self):
+        """Text listing the accepted values."""
+        return f"none or a whole number in {self.lo}..{self.hi}"
+
+    def check(self, name, value):
+        """The value as an int or None, or BadInput."""
+        if value is None or (isinstance(value, str) and value.strip().lower() == "none"):
+            return None
+        if isinstance(value, str):
+            value = _parse_int(name, value, self.accepted())
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise BadInput(f"{name}={_q(value)} is not a whole number: accepted: "
+                           f"{self.accepted()}")
+        if not self.lo <= value <= self.hi:
+            raise BadInput(f"{name}={value} is out of range: accepted: {self.accepted()}")
+        return int(value)
+
+    def format(self, value):
+        """Canonical text of the value (``none`` for None)."""
+        return "none" if value is None else str(value)
+
+    def to_int(self, value):
+        """Kernel int of the value (``none_int`` for None)."""
+        return self.none_int if value is None else int(value)
+
+
+class BoolKnob(NamedTuple):
+    """A true/false knob."""
+
+    def check(self, name, value):
+        """The value as a bool, or BadInput."""
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text in ("true", "false"):
+                return text == "true"
+        if isinstance(value, bool):
+            return value
+        raise BadInput(f"{name}={_q(value)} is not a boolean: accepted: true, false")
+
+    def format(self, value):
+        """``true`` or ``false``."""
+        return "true" if value else "false"
+
+    def to_int(self, value):
+        """1 or 0."""
+        return int(bool(value))
+
+
+class EnumKnob(NamedTuple):
+    """A knob with named values; the kernel code is the value's index in ``names``."""
+
+    names: tuple
+
+    def check(self, name, value):
+        """The value as one of ``names``, or BadInput."""
+        text = value.strip().lower() if isinstance(value, str) else value
+        if text not in self.names:
+            raise BadInput(f"{name}={_q(value)} is not accepted: accepted values are "
+                           f"{', '.join(self.names)}")
+        return text
+
+    def format(self, value):
+        """The value's name."""
+        return value
+
+    def to_int(self, value):
+        """The value's code (its index in ``names``)."""
+        return self.names.index(value)
+
+
+class MeldTableKnob(NamedTuple):
+    """``initial_meld_table``: rows of (lower bound, minimum), the first bound -inf (R27)."""
+
+    max_rows: int = rules_nb.MELD_TABLE_ROWS
+
+    def accepted(self):
+        """Text describing the accepted form."""
+        return (f"1..{self.max_rows} rows 'bound:minimum' joined by ';', the first bound "
+                "-inf, bounds increasing, minimums in 0.." + str(SCORE_LIMIT)
+                + ", e.g. -inf:15;0:50;1500:90;3000:120")
+
+    def check(self, name, value):
+        """The table as a tuple of (int or None, int) pairs, or BadInput."""
+        if isinstance(value, str):
+            value = self._parse_text(name, value)
+        if not isinstance(value, (list, tuple)) or not value:
+            raise BadInput(f"{name}={_q(value)} is not a table: accepted: {self.accepted()}")
+        rows = tuple(self._row(name, row) for row in value)
+        self._check_rows(name, rows)
+        return rows
+
+    def _parse_text(self, name, text):
+        """Rows from ``-inf:15;0:50``."""
+        rows = []
+        for part in text.split(";"):
+            bits = part.split(":")
+            if len(bits) != 2:
+                raise BadInput(f"{name}={_q(text)} is not a table: accepted: {self.accepted()}")
+            rows.append((bits[0].strip(), bits[1].strip()))
+        return rows
+
+    def _row(self, name, row):
+        """One (bound, minimum) pair with bound None for -inf."""
+        if not isinstance(row, (list, tuple)) or len(row) != 2:
+            raise BadInput(f"{name} row {_q(row)} is not a pair: accepted: {self.accepted()}")
+        lower, minimum = row
+        if lower is None or lower == float("-inf") or (
+                isinstance(lower, str) and lower.strip().lower() == "-inf"):
+            lower = None
+        else:
+            lower = IntKnob(-_MAX_MELD_BOUND, _MAX_MELD_BOUND).check(f"{name} bound", lower)
+        minimum = IntKnob(0, SCORE_LIMIT).check(f"{name} minimum", minimum)
+        return (lower, minimum)
+
+    def _check_rows(self, name, rows):
+        """Row count, -inf first, increasing bounds."""
+        text = self.format(rows)
+        if len(rows) > self.max_rows:
+            raise BadInput(f"{name}={text} has {len(rows)} rows: accepted: {self.accepted()}")
+        bounds = [lower for lower, _ in rows]
+        if bounds[0] is not None or any(b is None for b in bounds[1:]):
+            raise BadInput(f"{name}={text} must start with -inf and only there: accepted: "
+                           f"{self.accepted()}")
+        if any(a >= b for a, b in zip(bounds[1:], bounds[2:])):
+            raise BadInput(f"{name}={text} has bounds that do not increase: accepted: "
+                           f"{self.accepted()}")
+
+    def format(self, rows):
+        """Canonical text ``-inf:15;0:50;1500:90;3000:120``."""
+        return ";".join(f"{'-inf' if lower is None else lower}:{minimum}"
+                        for lower, minimum in rows)
+
+    def to_int(self, value):  # pragma: no cover - expanded into several fields instead
+        """Not used: the table becomes meld_rows / meld_lo* / meld_min*."""
+        raise TypeError("initial_meld_table has no single kernel int")
+
+
+def _parse_int(name, text, accepted):
+    """An int from text, or BadInput naming the knob."""
+    try:
+        return int(text.strip(), 10)
+    except ValueError:
+        raise BadInput(f"{name}={text!r} is not a whole number: accepted: {accepted}") from None
+
+
+_POINTS = IntKnob(-SCORE_LIMIT, SCORE_LIMIT)
+_BONUS = IntKnob(0, SCORE_LIMIT)
+
+KNOBS = {
+    "num_players": IntKnob(2, 6, (2, 3, 4, 6)),
+    "team_layout": EnumKnob(TEAM_LAYOUTS),
+    "num_packs": IntKnob(2, 3, (2, 3)),
+    "num_jokers": IntKnob(4, 6, (4, 6)),
+    "hand_size": IntKnob(1, 80),
+    "draw_count": IntKnob(1, 2, (1, 2)),
+    "canastas_to_go_out": IntKnob(1, 2, (1, 2)),
+    "game_target": IntKnob(1, 10 * SCORE_LIMIT),
+    "initial_meld_table": MeldTableKnob(),
+    "min_naturals_per_meld": IntKnob(1, 7),
+    "max_wilds_per_meld": OptionalIntKnob(0, 18),
+    "wild_ratio_rule": EnumKnob(rules_nb.WILD_RATIO_NAMES),
+    "upcard_cover_set": EnumKnob(rules_nb.COVER_SET_NAMES),
+    "upcard_red3_freezes": BoolKnob(),
+    "black_three_freezes": BoolKnob(),
+    "unmelded_pile_access": EnumKnob(rules_nb.UNMELDED_ACCESS_NAMES),
+    "top_card_counts_for_minimum": BoolKnob(),
+    "unfrozen_take_natural_plus_wild": BoolKnob(),
+    "unfrozen_take_by_layoff": BoolKnob(),
+    "one_card_pile_restriction": BoolKnob(),
+    "red3_bonus_each": _POINTS,
+    "red3_all_four_total": _POINTS,
+    "red3_negative_if_unmelded": BoolKnob(),
+    "red3_positive_requires": EnumKnob(rules_nb.RED3_REQUIRES_NAMES),
+    "natural_canasta_bonus": _POINTS,
+    "mixed_canasta_bonus": _POINTS,
+    "going_out_bonus": _POINTS,
+    "concealed_going_out_bonus": _POINTS,
+    "concealed_canasta_bonus": _POINTS,
+    "concealed_exempt_from_min_count": BoolKnob(),
+    "concealed_allows_pile_take": BoolKnob(),
+    "concealed_allows_final_discard": BoolKnob(),
+    "ask_permission": EnumKnob(rules_nb.ASK_NAMES),
+    "last_card_red3_may_meld": BoolKnob(),
+    "empty_stock_forced_take": BoolKnob(),
+    "black_three_going_out_meld": BoolKnob(),
+    "black3_card_value": _POINTS,
+    "wild_canasta_bonus": OptionalIntKnob(0, SCORE_LIMIT),
+    "tie_policy": EnumKnob(rules_nb.TIE_NAMES),
+    "red3_replacement_timing": EnumKnob(rules_nb.RED3_TIMING_NAMES),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Presets (RULES.md 3.2, 3.3)
+# --------------------------------------------------------------------------------------------
+
+class Preset(NamedTuple):
+    """A named rule set: a one-line description and the knobs that differ from classic."""
+
+    description: str
+    overrides: dict
+
+
+_SIX_PLAYER = {"num_players": 6, "num_packs": 3, "num_jokers": 6, "hand_size": 13,
+               "canastas_to_go_out": 2}
+
+PRESETS = {
+    "classic": Preset("four players in two partnerships, 108 cards, 11 each (RULES.md 2)", {}),
+    "two-player": Preset("two solo players, 15 cards each, draw 2 discard 1, two canastas "
+                         "to go out (BIC Two-Hand)",
+                         {"num_players": 2, "team_layout": "solo", "hand_size": 15,
+                          "draw_count": 2, "canastas_to_go_out": 2}),
+    "three-player": Preset("three solo players, 13 cards each, otherwise as classic (RG)",
+                           {"num_players": 3, "team_layout": "solo", "hand_size": 13}),
+    "six-player": Preset("two sides of three seated alternately, 162 cards, 13 each, two "
+                         "canastas to go out, game to 10000, minimum 150 from 7500 (RG)",
+                         {**_SIX_PLAYER, "team_layout": "2x3", "game_target": 10000,
+                          "initial_meld_table": CLASSIC_MELD_TABLE + ((7500, 150),)}),
+    "six-player-3x2": Preset("three sides of two, 162 cards, 13 each, two canastas to go "
+                             "out, game to 7500 (RG)",
+                             {**_SIX_PLAYER, "team_layout": "3x2", "game_target": 7500}),
+    "seed-a": Preset("classic as source A reads literally: black threes freeze, no concealed "
+                     "exemption from the minimum, two naturals per wild card",
+                     {"black_three_freezes": True, "concealed_exempt_from_min_count": False,
+                      "wild_ratio_rule": "half"}),
+    "seed-b": Preset("classic as source B reads literally: wilds <= naturals, a red-three "
+                     "upcard does not freeze, 100 per concealed canasta",
+                     {"wild_ratio_rule": "le", "upcard_red3_freezes": False,
+                      "concealed_canasta_bonus": 100}),
+}
+
+_PRESET_CACHE: dict = {}
+
+
+def preset_rules(name: str) -> RuleSet:
+    """The :class:`RuleSet` of preset ``name``."""
+    key = _preset_key(name)
+    if key not in _PRESET_CACHE:
+        _PRESET_CACHE[key] = RuleSet(**PRESETS[key].overrides, preset=key)
+    return _PRESET_CACHE[key]
+
+
+def _preset_key(name):
+    """The preset name normalised, or BadInput listing the presets."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    if key not in PRESETS:
+        raise BadInput(f"unknown preset {_q(name)}: accepted presets are {', '.join(PRESETS)}")
+    return key
+
+
+def _unknown_knob_message(name):
+    """One line saying a knob does not exist, with the closest knob name if there is one."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), list(KNOBS), n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    return (f"unknown rule knob {_q(name)}: {hint}accepted knobs (RULES.md 3.1) are "
+            f"{', '.join(KNOBS)}")
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------------
+
+_CANONICAL = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+
+
+def _unknown_rules_message(text):
+    """One line for text that is neither a preset, a canonical string nor a TOML file."""
+    return (f"unknown rule set {_q(text)}: accepted presets are {', '.join(PRESETS)}, "
+            "or a canonical string such as classic(black_three_freezes=true), or a .toml file")
+
+
+def parse_rules(text) -> RuleSet:
+    """A :class:`RuleSet` from a preset name, a canonical string or a path to a TOML file.
+
+    A RuleSet passes through unchanged.  Preset names win over a file of the same
+    name; a text ending in ``.toml`` is always a file.  Raises :class:`BadInput`
+    naming the bad preset, knob or value and what is accepted.
+    """
+    if isinstance(text, RuleSet):
+        return text
+    if not isinstance(text, str):
+        raise BadInput(_unknown_rules_message(text))
+    stripped = text.strip()
+    if stripped.lower().endswith(".toml"):
+        return parse_rules_file(stripped)
+    match = _CANONICAL.match(stripped)
+    if match is not None and match.group(1).lower() in PRESETS:
+        return RuleSet.from_preset(match.group(1), **_parse_overrides(match.group(2) or ""))
+    if os.path.isfile(stripped):
+        return parse_rules_file(stripped)
+    if match is not None and match.group(2) is not None:
+        raise BadInput(_unknown_rules_message(match.group(1)))
+    raise BadInput(_unknown_rules_message(text))
+
+
+def _parse_overrides(body):
+    """``knob=value,...`` -> dict of knob -> text, rejecting unknown and repeated knobs."""
+    overrides = {}
+    for item in body.split(","):
+        if not item.strip():
+            if body.strip():
+                raise BadInput(f"empty knob in ({body}): accepted: knob=value,knob=value")
+            continue
+        name, eq, value = item.partition("=")
+        name = name.strip().lower()
+        if not eq:
+            raise BadInput(f"{_q(item.strip())} is not knob=value: accepted: "
+                           "(knob=value,knob=value), e.g. classic(black_three_freezes=true)")
+        if name not in KNOBS:
+            raise BadInput(_unknown_knob_message(name))
+        if name in overrides:
+            raise BadInput(f"knob {name!r} is given twice: accepted is each knob once")
+        overrides[name] = value.strip()
+    return overrides
+
+
+def parse_rules_file(path) -> RuleSet:
+    """A :class:`RuleSet` from a TOML file: ``preset = "..."`` (default classic) plus knobs."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise BadInput(f"rule file {path!r} does not exist: accepted are a preset name, a "
+                       "canonical string or an existing .toml file") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read rule file {path!r}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc).splitlines()[0]
+        raise BadInput(f"rule file {path!r} is not valid TOML: {message}") from None
+    preset = data.pop("preset", "classic")
+    if not isinstance(preset, str):
+        raise BadInput(f"preset={_q(preset)} in {path!r} is not text: accepted presets are "
+                       f"{', '.join(PRESETS)}")
+    for name in data:
+        if name not in KNOBS:
+            raise BadInput(f"{_unknown_knob_message(name)} (in {path!r})")
+    return RuleSet.from_preset(preset, **data)
+
+
+def knob_table() -> list:
+    """Rows (knob, classic default as canonical text) for help texts and docs."""
+    classic = preset_rules("classic")
+    return [(name, KNOBS[name].format(getattr(classic, name))) for name in KNOBS]
+
+
+def replace(rules: RuleSet, **changes: Any) -> RuleSet:
+    """A copy of ``rules`` with some knobs changed (validated, same preset)."""
+    unknown = sorted(set(changes) - set(KNOBS) - {"preset"})
+    if unknown:
+        raise BadInput(_unknown_knob_message(unknown[0]))
+    return dataclasses.replace(rules, **changes)

@@ -1,0 +1,198 @@
+"""Set up a deal position from card strings and ask the jitted kernels about it.
+
+Tests write hands and melds the way RULES.md does (``"K K 2 JK"``); this module
+builds the packed state (``kernels/state.py``) around them and calls the same
+kernel functions the engine uses, so a scenario test checks the real code.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from canasta_sim.kernels import actions, engine, state
+from canasta_sim.kernels.cards import NKINDS, TOKEN_TO_KIND, TOKENS
+from canasta_sim.kernels.layout import MAX_SEATS, NCOLS, NPARAMS, SIDE_BASE, SIDE_FIELDS, \
+    SIDE_STRIDE
+from canasta_sim.rules import parse_rules
+
+ALIASES = {"Jk": "JK", "jk": "JK", "3s": "3b", "3c": "3b", "3h": "3r", "3d": "3r"}
+
+
+def kinds(text: str) -> list:
+    """``"9 9 2 Jk 3s"`` -> kernel card kinds (suits of threes as in RULES.md allowed)."""
+    out = []
+    for tok in text.replace(",", " ").split():
+        tok = ALIASES.get(tok, tok)
+        out.append(TOKEN_TO_KIND[tok])
+    return out
+
+
+def counts(text: str) -> np.ndarray:
+    """Card string -> count vector int64[NKINDS]."""
+    vec = np.zeros(NKINDS, np.int64)
+    for k in kinds(text):
+        vec[k] += 1
+    return vec
+
+
+class Position:
+    """A mid-deal position: hands, melds, pile, stock and the turn about to be played.
+
+    Cards not placed anywhere are not needed: the kernels never count the deck.
+    """
+
+    def __init__(self, rules="classic", scores=(0, 0, 0)):
+        self.rules = parse_rules(rules)
+        self.nb = self.rules.to_kernel()
+        self.S = state.new_state()
+        hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = self.S
+        st[state.ST_NSEATS] = self.rules.num_players
+        st[state.ST_NSIDES] = self.rules.num_sides
+        for k in range(self.rules.num_sides):
+            sidev[k, state.SIDE_SCORE_BEFORE] = scores[k]
+            sidev[k, state.SIDE_MINIMUM] = engine_min(self.nb, scores[k])
+        self.opts = np.zeros((actions.MAX_OPTS, 5), np.int64)
+        self.plan = np.zeros((16, 3), np.int64)
+        self.buf = np.zeros(1, np.int32)
+        self.pol = np.full(MAX_SEATS, 1, np.int64)
+        self.params = np.zeros((MAX_SEATS, NPARAMS))
+        self.stock(" ".join(["4"] * 20))
+
+    # --- building the position ---------------------------------------------------------------
+    def hand(self, seat: int, text: str) -> "Position":
+        self.S[0][seat, :] = counts(text)
+        return self
+
+    def meld(self, side: int, rank: str, text: str) -> "Position":
+        """Put a meld on the table for ``side`` (cards as a string, wild cards included)."""
+        rank_kind = TOKEN_TO_KIND[ALIASES.get(rank, rank)]
+        for k in kinds(text):
+            col = state.M_DEUCE if k == 1 else state.M_JOKER if k == 0 else state.M_NAT
+            self.S[1][side, rank_kind, col] += 1
+        if rank_kind >= 4:
+            self.S[6][side, state.SIDE_MELDED] = 1
+        return self
+
+    def pile(self, text: str) -> "Position":
+        """The discard pile, bottom first."""
+        cards = kinds(text)
+        st = self.S[4]
+        self.S[3][:len(cards)] = cards
+        st[state.ST_PILE_N] = len(cards)
+        st[state.ST_FREEZERS] = sum(1 for c in cards if state.freezes_pile_nb(self.nb, c))
+        return self
+
+    def stock(self, text: str) -> "Position":
+        """The stock, top card first."""
+        cards = kinds(text)
+        st = self.S[4]
+        self.S[2][:len(cards)] = cards
+        st[state.ST_STOCK_POS] = 0
+        st[state.ST_DECK_N] = len(cards)
+        return self
+
+    def red3(self, side: int, n: int) -> "Position":
+        self.S[6][side, state.SIDE_RED3] = n
+        return self
+
+    def melded_before(self, seat: int) -> "Position":
+        self.S[5][seat, state.SEAT_MELDED_BEFORE] = 1
+        return self
+
+    def policies(self, *names) -> "Position":
+        ids = {"random": 0, "greedy": 1}
+        for seat, name in enumerate(names):
+            self.pol[seat] = ids[name]
+        return self
+
+    # --- turns -------------------------------------------------------------------------------
+    def begin(self, seat: int, take: bool = False) -> "Position":
+        """Start ``seat``'s turn (as after its draw when ``take`` is False)."""
+        _, melds, _, _, st, _, sidev, _, _, _ = self.S
+        engine.begin_turn_nb(st, sidev, melds, seat, 1 if take else 0)
+        return self
+
+    def take_options(self, seat: int) -> list:
+        """The legal pile takes as (naturals, deuces, jokers) from the hand."""
+        hands, melds, _, pile, st, _, sidev, _, ws, _ = self.S
+        self.begin(seat, take=True)
+        n = actions.take_options_nb(self.nb, st, sidev, hands[seat], melds, pile, seat,
+                                    self.opts, 0, ws)
+        return [tuple(int(x) for x in self.opts[i, 1:4]) for i in range(n)]
+
+    def can_take(self, seat: int) -> bool:
+        return bool(self.take_options(seat))
+
+    def meld_options(self, seat: int) -> list:
+        """Legal meld-phase steps as readable tuples: ('new', rank, '3N'|'2N+2'|'2N+JK'),
+        ('add', rank, card), ('out', discard or None), ('stop',)."""
+        hands, melds, _, _, st, seatv, _, _, ws, _ = self.S
+        n = actions.meld_options_nb(self.nb, st, seatv, hands[seat], melds, seat, 0, False,
+                                    self.opts, self.plan, ws)
+        return [describe(self.opts[i]) for i in range(n)]
+
+    def go_out_plan(self, seat: int):
+        """(discard token or None, {rank: cards}) if the seat can go out now, else None."""
+        hands, melds, _, _, st, seatv, _, _, ws, _ = self.S
+        d = actions.find_go_out_nb(self.nb, st, seatv, hands[seat], melds, seat, self.plan, ws)
+        if d == -2:
+            return None
+        plan = {}
+        for r in range(16):
+            n, de, jo = (int(x) for x in self.plan[r])
+            if n + de + jo:
+                plan[TOKENS[r]] = n + de + jo
+        return (TOKENS[d] if d >= 0 else None), plan
+
+    def play_turn(self, seat: int) -> int:
+        """Play one whole turn with the seats' policies; returns engine.CONTINUE/DEAL_OVER."""
+        return engine.play_turn_nb(self.nb, self.S, self.buf, seat, self.pol, self.params,
+                                   self.opts, self.plan)
+
+    def score(self) -> list:
+        """Score the deal as it stands: one dict of SIDE_FIELDS per side."""
+        row = np.zeros(NCOLS, np.int64)
+        engine.score_deal_nb(self.nb, self.S, row)
+        return [{f: int(row[SIDE_BASE + SIDE_STRIDE * k + i]) for i, f in enumerate(SIDE_FIELDS)}
+                for k in range(self.rules.num_sides)]
+
+    def set_out(self, seat: int, concealed: bool = False) -> "Position":
+        st = self.S[4]
+        st[state.ST_END_REASON] = 0
+        st[state.ST_OUT_SEAT] = seat
+        st[state.ST_CONCEALED] = int(concealed)
+        return self
+
+    def set_stock_end(self) -> "Position":
+        self.S[4][state.ST_END_REASON] = 1
+        return self
+
+    # --- reading the position ----------------------------------------------------------------
+    def hand_of(self, seat: int) -> Counter:
+        return Counter({TOKENS[k]: int(v) for k, v in enumerate(self.S[0][seat]) if v})
+
+    def meld_of(self, side: int, rank: str) -> tuple:
+        """(naturals, deuces, jokers) of a side's meld."""
+        return tuple(int(x) for x in self.S[1][side, TOKEN_TO_KIND[rank]])
+
+    @property
+    def st(self):
+        return self.S[4]
+
+
+def engine_min(nb, score) -> int:
+    return int(state.initial_minimum_nb(nb, score))
+
+
+def describe(opt) -> tuple:
+    kind, a, b = int(opt[0]), int(opt[1]), int(opt[2])
+    if kind == actions.OPT_NEW:
+        return ("new", TOKENS[a], ("3N", "2N+2", "2N+JK")[b])
+    if kind == actions.OPT_ADD:
+        return ("add", TOKENS[a], TOKENS[b])
+    if kind == actions.OPT_GO_OUT:
+        return ("out", TOKENS[b] if b >= 0 else None)
+    if kind == actions.OPT_STOP:
+        return ("stop",)
+    return (kind, a, b)
