@@ -11,7 +11,7 @@ of a trace is legal on its own; going out is one macro step built by
 :func:`find_go_out_nb`.
 """
 import numpy as np
-from numba import njit
+from .jit import kernel
 
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .layout import EV_MELD
@@ -53,7 +53,7 @@ DEC_ANSWER = 4
 DEC_TAKE_PLAN = 5   # extra take melds of a side that has not melded (R35)
 
 
-@njit(cache=True)
+@kernel
 def add_opt_nb(opts, n, kind, a, b, c, d):
     """Append one option row; returns the new count (silently full at MAX_OPTS)."""
     if n >= opts.shape[0]:
@@ -68,13 +68,13 @@ def add_opt_nb(opts, n, kind, a, b, c, d):
 
 # ---- going out: who may, and with which plan (R16, R39-R42, R44) ----------------------------
 
-@njit(cache=True)
+@kernel
 def has_partner_nb(st):
     """True when the seat's side has more than one seat (R42 needs a partner)."""
     return st[ST_NSEATS] > st[ST_NSIDES]
 
 
-@njit(cache=True)
+@kernel
 def out_allowed_nb(rules, st, canastas_after):
     """May the current player empty his hand now, given his side's canastas then? (R40, R42, R47)"""
     if canastas_after < rules.canastas_to_go_out:
@@ -87,7 +87,7 @@ def out_allowed_nb(rules, st, canastas_after):
     return True
 
 
-@njit(cache=True)
+@kernel
 def can_finish_nb(rules, st, hand_row, melds, side, hand_left, canastas_after):
     """R16: after a move leaving ``hand_left`` cards, can the turn still end legally?
 
@@ -114,7 +114,7 @@ def can_finish_nb(rules, st, hand_row, melds, side, hand_left, canastas_after):
     return False
 
 
-@njit(cache=True)
+@kernel
 def plan_full_meld_nb(rules, hv, melds, side, plan, ws):
     """Can every card of the hand vector ``hv`` be melded, leaving the side with the canastas
     needed to go out (R18-R25, R40)?  Fills ``plan[rank] = (naturals, deuces, jokers)``
@@ -207,7 +207,7 @@ def plan_full_meld_nb(rules, hv, melds, side, plan, ws):
     return have
 
 
-@njit(cache=True)
+@kernel
 def plan_value_nb(rules, plan):
     """R4 card values of the cards a plan places (the R28 count of those cards)."""
     v = 0
@@ -218,7 +218,7 @@ def plan_value_nb(rules, plan):
     return v
 
 
-@njit(cache=True)
+@kernel
 def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
     """R44: would going out with this plan be concealed?"""
     if seatv[seat, SEAT_MELDED_BEFORE] == 1 or st[ST_TURN_ADDED_PRE] == 1:
@@ -239,7 +239,7 @@ def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
     return own_canasta
 
 
-@njit(cache=True)
+@kernel
 def discard_candidate_nb(i):
     """The i-th final discard tried when going out: none (-1), a black three, the naturals
     from the cheapest up, then a deuce and a joker."""
@@ -254,7 +254,7 @@ def discard_candidate_nb(i):
     return JOKER
 
 
-@njit(cache=True)
+@kernel
 def unmeldable_cards_nb(rules, hand_row, melds, side):
     """Cards that no meld can take this turn: naturals of ranks the side has not melded held
     fewer than ``min_naturals_per_meld`` times, and black threes that are not a going-out meld
@@ -273,7 +273,7 @@ def unmeldable_cards_nb(rules, hand_row, melds, side):
     return stray, kind
 
 
-@njit(cache=True)
+@kernel
 def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     """Find a legal way to go out now (R39-R44).  Returns the discard kind, -1 for going
     out without a discard, or -2 if the player cannot go out; ``plan`` holds the melds."""
@@ -311,7 +311,7 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
 
 # ---- the initial meld: can the minimum still be reached? (R26-R28) --------------------------
 
-@njit(cache=True)
+@kernel
 def max_extra_count_nb(rules, hand_row, melds, side, ws):
     """The largest R28 count the hand could still add this turn by new melds and additions
     to the side's melds (exact when R16 is ignored): every natural that can be melded, the
@@ -359,7 +359,7 @@ def max_extra_count_nb(rules, hand_row, melds, side, ws):
 
 # ---- placing cards on melds (R15, R18-R22) --------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, joker, trace):
     """Move cards from ``seat``'s hand onto its side's meld of ``rank`` (created if absent)
     and keep the turn's R44 book-keeping; writes a ``meld`` event when ``trace``."""
@@ -388,7 +388,7 @@ def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, 
             ev_push_nb(st, buf, pos, JOKER)
 
 
-@njit(cache=True)
+@kernel
 def step_cards_nb(kind, rank, b):
     """The (naturals, deuces, jokers) that an OPT_NEW / OPT_ADD step places."""
     if kind == OPT_NEW:
@@ -404,7 +404,7 @@ def step_cards_nb(kind, rank, b):
     return 1, 0, 0
 
 
-@njit(cache=True)
+@kernel
 def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, extra, canastas,
                   ws):
     """Is a meld step legal beyond R18: R16 (a legal end of turn stays possible) and, for a
@@ -439,7 +439,7 @@ def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, ext
     return ok
 
 
-@njit(cache=True)
+@kernel
 def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, opts, plan, ws):
     """Legal meld-phase steps (R15-R30, R39-R44): new three-card melds, single cards added
     to the side's melds, going out (``plan`` gets its melds) and stopping.
@@ -490,7 +490,7 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, op
     return n
 
 
-@njit(cache=True)
+@kernel
 def stop_legal_nb(rules, st, h, canastas, planning, last_red3):
     """May the player end his meld phase now? (R16, R26-R28, R35)"""
     short = st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_COUNT] < st[ST_TURN_MIN]
@@ -507,7 +507,7 @@ def stop_legal_nb(rules, st, h, canastas, planning, last_red3):
 
 # ---- the draw phase: taking the pile (R31-R38) ----------------------------------------------
 
-@njit(cache=True)
+@kernel
 def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n, ws):
     """Append the legal ways to take the pile: (naturals, deuces, jokers) from the hand that
     join the top card in the first take meld (R31-R35, R37, R16)."""
@@ -550,7 +550,7 @@ def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n, ws):
     return n
 
 
-@njit(cache=True)
+@kernel
 def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas, unmelded,
                   ws):
     """R18/R19 for the take meld, R16 after the take, and for an unmelded side R35: the top
@@ -591,7 +591,7 @@ def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas
     return reach >= st[ST_TURN_MIN]
 
 
-@njit(cache=True)
+@kernel
 def discard_options_nb(hand_row, opts):
     """One option per kind of card in the hand (R17: any card may be discarded)."""
     n = 0

@@ -8,7 +8,7 @@ Entry points (all ``cache=True``, rule set and policies are arguments):
 Both run the very same :func:`play_deal_nb`; a trace is what the engine did.
 """
 import numpy as np
-from numba import njit
+from .jit import entry, kernel
 
 from .actions import (DEC_ANSWER, DEC_ASK, DEC_DISCARD, DEC_DRAW, DEC_MELD, DEC_TAKE_PLAN,
                       MAX_OPTS, OPT_ASK, OPT_DECLINE, OPT_DRAW, OPT_GO_OUT, OPT_NO, OPT_NO_ASK,
@@ -22,10 +22,11 @@ from .layout import (COL_CHECK_FAILS, COL_CONCEALED, COL_DEALER, COL_END_REASON,
                      RED3_FROM_PILE, RED3_FROM_STOCK, S_CANASTA_BONUS, S_HAND, S_MELDED,
                      S_MELDS, S_MIXED, S_NATURAL, S_OUT_BONUS, S_PILE_TAKES, S_RED3,
                      S_RED3_DEALT, S_RED3_POINTS, S_SCORE, SIDE_BASE, SIDE_STRIDE)
-from .policies import decide_nb
+from .layout import POLICY_GREEDY
+from .policies import decide_nb, greedy_meld_step_nb
 from .rules_nb import Ask, Red3Requires
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
-from .state import (WM_SAVE, WM_TAKEN, WS_ORDER, WS_SAVE_HAND, WS_SAVE_ST, WS_SCORES,
+from .state import (WM_SAVE, WM_TAKEN, WS_CHECK_HAVE, WS_CHECK_WANT, WS_ORDER, WS_SAVE_HAND, WS_SAVE_ST, WS_SCORES,
                     M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_CONCEALED_CANASTAS,
                     SIDE_MELDED, SIDE_MINIMUM, SIDE_PILE_TAKES, SIDE_RED3, SIDE_RED3_DEALT,
                     ST_CONCEALED, ST_DEALER, ST_DECK_N, ST_END_REASON, ST_FREEZERS, ST_NSEATS,
@@ -46,7 +47,7 @@ MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
 
 # ---- turn book-keeping ----------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def begin_turn_nb(st, sidev, melds, seat, take):
     """Reset the turn record for ``seat`` (R11) before its draw phase."""
     side = side_of_nb(st, seat)
@@ -69,7 +70,7 @@ def begin_turn_nb(st, sidev, melds, seat, take):
     st[ST_TURN_DISCARDED] = 0
 
 
-@njit(cache=True)
+@kernel
 def end_turn_nb(rules, st, seatv, sidev, melds, seat):
     """After the turn: R44 (i) memory, and source B's concealed canastas (2.11)."""
     side = side_of_nb(st, seat)
@@ -87,7 +88,7 @@ def end_turn_nb(rules, st, seatv, sidev, melds, seat):
             sidev[side, SIDE_CONCEALED_CANASTAS] += 1
 
 
-@njit(cache=True)
+@kernel
 def is_concealed_nb(rules, st, seatv, melds, seat):
     """R44: the going-out just made is concealed."""
     side = side_of_nb(st, seat)
@@ -103,7 +104,7 @@ def is_concealed_nb(rules, st, seatv, melds, seat):
     return False
 
 
-@njit(cache=True)
+@kernel
 def go_out_nb(rules, S, buf, seat):
     """R39: the seat's hand is empty; record who went out and how (R44)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -116,7 +117,7 @@ def go_out_nb(rules, S, buf, seat):
     return DEAL_OVER
 
 
-@njit(cache=True)
+@kernel
 def stock_ends_deal_nb(rules, S, seat):
     """R47/R49: the deal ends because of the stock."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -126,7 +127,7 @@ def stock_ends_deal_nb(rules, S, seat):
 
 # ---- draw phase -----------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def draw_from_stock_nb(rules, S, buf, seat):
     """R12(a), R13: draw ``draw_count`` cards (what is left if fewer) and place red threes."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -141,7 +142,7 @@ def draw_from_stock_nb(rules, S, buf, seat):
         st[ST_TURN_LAST_RED3] = 1                                      # R47, R48
 
 
-@njit(cache=True)
+@kernel
 def forced_take_due_nb(rules, S, seat):
     """R49 as read in RULES.md 2.11: after the stock is gone the player must take an unfrozen
     pile whose natural top card his side has a meld of (layoff allowed, R37 and R16 permitting)."""
@@ -170,7 +171,7 @@ def forced_take_due_nb(rules, S, seat):
     return True
 
 
-@njit(cache=True)
+@kernel
 def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
     and the player does not take the pile (or his hand is emptied by the take)."""
@@ -210,29 +211,48 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         return CONTINUE
 
 
-@njit(cache=True)
+@kernel
 def save_turn_nb(S, seat):
     """Snapshot what a meld phase or a take may change, so that it can be taken back."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    side = side_of_nb(st, seat)
-    ws[WS_SAVE_HAND, :NKINDS] = hands[seat]
-    ws[WS_SAVE_ST, :st.shape[0]] = st
-    wm[WM_SAVE] = melds[side]
-    ws[WS_SAVE_HAND, NKINDS] = sidev[side, SIDE_MELDED]
+    copy_turn_state_nb(S, seat, True)
 
 
-@njit(cache=True)
+@kernel
 def restore_turn_nb(S, seat):
     """Undo everything since :func:`save_turn_nb` (the trace position included)."""
+    copy_turn_state_nb(S, seat, False)
+
+
+@kernel
+def copy_turn_state_nb(S, seat, save):
+    """Copy the seat's hand, its side's melds and melded flag, and st, to (``save``) or from
+    the scratch rows."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
-    hands[seat] = ws[WS_SAVE_HAND, :NKINDS]
-    st[:] = ws[WS_SAVE_ST, :st.shape[0]]
-    melds[side] = wm[WM_SAVE]
-    sidev[side, SIDE_MELDED] = ws[WS_SAVE_HAND, NKINDS]
+    for k in range(NKINDS):
+        if save:
+            ws[WS_SAVE_HAND, k] = hands[seat, k]
+        else:
+            hands[seat, k] = ws[WS_SAVE_HAND, k]
+    for i in range(st.shape[0]):
+        if save:
+            ws[WS_SAVE_ST, i] = st[i]
+        else:
+            st[i] = ws[WS_SAVE_ST, i]
+    for r in range(MELD_KINDS):
+        for c in range(3):
+            if save:
+                wm[WM_SAVE, r, c] = melds[side, r, c]
+            else:
+                melds[side, r, c] = wm[WM_SAVE, r, c]
+    if save:
+        ws[WS_SAVE_HAND, NKINDS] = sidev[side, SIDE_MELDED]
+    else:
+        sidev[side, SIDE_MELDED] = ws[WS_SAVE_HAND, NKINDS]
 
 
-@njit(cache=True)
+@kernel
 def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
     top card; a side that has not melded then adds take melds from the hand until its minimum
@@ -262,16 +282,10 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     if st[ST_TURN_NEEDS_MIN] == 1:
         st[ST_TURN_COUNT] = count
         while st[ST_TURN_COUNT] < st[ST_TURN_MIN]:                     # R35
-            n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, rest, True, opts,
-                                plan, ws)
-            if n == 0:
+            kind, r, nat, de, jo = choose_meld_step_nb(rules, S, seat, pol, params, opts,
+                                                       plan, rest, True)
+            if kind < 0 or kind == OPT_STOP:
                 break
-            i = decide_nb(rules, pol[seat], params[seat], DEC_TAKE_PLAN, opts, n,
-                          hands[seat], melds, side, rng, ws[WS_SCORES])
-            if opts[i, 0] == OPT_STOP:
-                break
-            r = opts[i, 1]
-            nat, de, jo = step_cards_nb(opts[i, 0], r, opts[i, 2])
             place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, False)
             st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
             if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
@@ -293,7 +307,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     return True
 
 
-@njit(cache=True)
+@kernel
 def trace_take_nb(S, buf, seat, top, taken, order, n_order):
     """The take event: the pile (bottom first), then each take meld as rank, count, cards."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -318,7 +332,7 @@ def trace_take_nb(S, buf, seat, top, taken, order, n_order):
             ev_push_nb(st, buf, pos, JOKER)
 
 
-@njit(cache=True)
+@kernel
 def join_pile_nb(S, buf, seat):
     """R36: the rest of the pile joins the hand; its red threes go to the table (R14)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -339,13 +353,13 @@ def join_pile_nb(S, buf, seat):
 
 # ---- meld and discard phases ----------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def partner_of_nb(st, seat):
     """The partner asked for permission: the next seat of the same side clockwise."""
     return (seat + st[ST_NSIDES]) % st[ST_NSEATS]
 
 
-@njit(cache=True)
+@kernel
 def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R42: in a draw turn, before melding, a player able to go out may ask his partner."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -372,7 +386,7 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def execute_go_out_nb(rules, S, buf, seat, plan):
     """Lay the going-out plan meld by meld, then discard (if any) and go out (R39-R44)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -389,7 +403,7 @@ def execute_go_out_nb(rules, S, buf, seat, plan):
     return go_out_nb(rules, S, buf, seat)
 
 
-@njit(cache=True)
+@kernel
 def discard_card_nb(rules, S, buf, seat, card):
     """R17: put one card from the hand on the pile (a wild card freezes it, R32)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -402,7 +416,30 @@ def discard_card_nb(rules, S, buf, seat, card):
     ev_simple_nb(st, buf, EV_DISCARD, seat, card, 0)
 
 
-@njit(cache=True)
+@kernel
+def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning):
+    """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
+    kind -1 when no step is legal.  ``greedy`` walks the legal steps in its order of
+    preference; every other policy picks from the full list of :func:`meld_options_nb`."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if pol[seat] == POLICY_GREEDY:
+        return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, seat, extra, planning,
+                                   plan, ws)
+    n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, extra, planning, opts,
+                        plan, ws)
+    if n == 0:
+        return -1, 0, 0, 0, 0
+    decision = DEC_TAKE_PLAN if planning else DEC_MELD
+    i = decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
+                  side_of_nb(st, seat), rng, ws[WS_SCORES])
+    kind = opts[i, 0]
+    if kind == OPT_GO_OUT or kind == OPT_STOP:
+        return kind, opts[i, 2], 0, 0, 0
+    nat, de, jo = step_cards_nb(kind, opts[i, 1], opts[i, 2])
+    return kind, opts[i, 1], nat, de, jo
+
+
+@kernel
 def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R15-R30, R39-R44: atomic meld steps chosen by the seat's policy until it stops or goes
     out.  A started initial meld that can no longer reach the minimum is taken back whole."""
@@ -413,20 +450,15 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         return execute_go_out_nb(rules, S, buf, seat, plan)            # R42: yes binds
     save_turn_nb(S, seat)
     while True:
-        n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, 0, False, opts, plan,
-                            ws)
-        if n == 0:                           # dead end of an initial meld: take it back
+        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, 0,
+                                                   False)
+        if kind < 0:                         # dead end of an initial meld: take it back
             restore_turn_nb(S, seat)
             return CONTINUE
-        i = decide_nb(rules, pol[seat], params[seat], DEC_MELD, opts, n, hands[seat], melds,
-                      side, rng, ws[WS_SCORES])
-        kind = opts[i, 0]
         if kind == OPT_STOP:
             return CONTINUE
         if kind == OPT_GO_OUT:
             return execute_go_out_nb(rules, S, buf, seat, plan)
-        r = opts[i, 1]
-        nat, de, jo = step_cards_nb(kind, r, opts[i, 2])
         if st[ST_TURN_NEEDS_MIN] == 1:
             st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
         place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, True)
@@ -434,7 +466,7 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
             return go_out_nb(rules, S, buf, seat)                      # T31
 
 
-@njit(cache=True)
+@kernel
 def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     """R17: discard one card; an emptied hand is going out (R39)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -449,7 +481,7 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     return CONTINUE
 
 
-@njit(cache=True)
+@kernel
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -468,7 +500,7 @@ def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
 
 # ---- scoring (R51-R57) ----------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def score_deal_nb(rules, S, row):
     """Fill the result row: deal facts and every side's score items (R51-R57)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -487,7 +519,7 @@ def score_deal_nb(rules, S, row):
                                           SIDE_BASE + SIDE_STRIDE * (side + 1)])
 
 
-@njit(cache=True)
+@kernel
 def score_side_nb(rules, S, side, out):
     """One side's items: melds (R54), canastas (R51), red threes (R52, R57), going out (R53),
     hands (R55) and their sum (R56)."""
@@ -537,7 +569,7 @@ def score_side_nb(rules, S, side, out):
 
 # ---- whole deals ----------------------------------------------------------------------------
 
-@njit(cache=True)
+@kernel
 def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
@@ -556,11 +588,12 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
     score_deal_nb(rules, S, row)
 
 
-@njit(cache=True)
+@kernel
 def cards_conserved_nb(rules, S):
     """R2: hands, melds, pile, stock and red-three areas hold exactly the deck."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    have = np.zeros(NKINDS, np.int64)
+    have = ws[WS_CHECK_HAVE]
+    have[:] = 0
     for s in range(st[ST_NSEATS]):
         for k in range(NKINDS):
             have[k] += hands[s, k]
@@ -574,7 +607,7 @@ def cards_conserved_nb(rules, S):
         have[pile[i]] += 1
     for i in range(st[ST_STOCK_POS], st[ST_DECK_N]):
         have[deck[i]] += 1
-    want = np.zeros(NKINDS, np.int64)
+    want = ws[WS_CHECK_WANT]
     for k in range(NKINDS):
         want[k] = 4 * rules.num_packs if k >= FIRST_NATURAL or k == DEUCE else 2 * rules.num_packs
     want[JOKER] = rules.num_jokers
@@ -584,7 +617,7 @@ def cards_conserved_nb(rules, S):
     return True
 
 
-@njit(cache=True)
+@entry
 def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, check):
     """Play deals first_deal .. first_deal + len(out) - 1, one result row each (no trace).
     ``check`` = 1 verifies card conservation after every turn (row[COL_CHECK_FAILS])."""
@@ -598,7 +631,7 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
                      plan, out[i])
 
 
-@njit(cache=True)
+@entry
 def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf):
     """Play one deal with the trace on; returns the number of ints written to ``buf``
     (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small)."""

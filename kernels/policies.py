@@ -20,19 +20,20 @@ size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
     useful to itself: a black three first, then a single card of a rank its side
     has not melded (highest value first), keeping pairs and wild cards to last.
 """
-from numba import njit
+from .jit import kernel
 
-from .actions import (DEC_ANSWER, DEC_ASK, DEC_DISCARD, DEC_DRAW, OPT_ADD, OPT_ASK, OPT_DISCARD,
-                      OPT_GO_OUT, OPT_NEW, OPT_NO_ASK, OPT_STOP, OPT_TAKE, OPT_YES, NEW_3N,
-                      NEW_2N_DEUCE)
-from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER
+from .actions import (DEC_DISCARD, NEW_2N_DEUCE, NEW_3N, OPT_ADD, OPT_ASK, OPT_GO_OUT, OPT_NEW,
+                      OPT_NO_ASK, OPT_STOP, OPT_TAKE, OPT_YES, canastas_nb, find_go_out_nb,
+                      step_legal_nb, stop_legal_nb)
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .rng import STREAM_POLICY, rand_below_nb
 from .rules_nb import Ask
-from .state import card_value_nb, meld_size_nb
+from .state import (M_DEUCE, M_JOKER, M_NAT, ST_TURN_LAST_RED3, card_value_nb, meld_size_nb,
+                    side_of_nb, wild_capacity_nb)
 
 
-@njit(cache=True)
+@kernel
 def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, rng, scores):
     """Index of the option ``policy`` picks among ``opts[:n]`` (n >= 1); ``scores`` is
     scratch space of at least n ints."""
@@ -45,7 +46,7 @@ def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, r
     return 0
 
 
-@njit(cache=True)
+@kernel
 def best_index_nb(scores, n):
     """Index of the first highest score."""
     best = 0
@@ -55,7 +56,7 @@ def best_index_nb(scores, n):
     return best
 
 
-@njit(cache=True)
+@kernel
 def greedy_nb(rules, params, decision, opts, n, hand_row, melds, side, scores):
     """The ``greedy`` baseline (module docstring): score every option, take the best."""
     for i in range(n):
@@ -66,7 +67,7 @@ def greedy_nb(rules, params, decision, opts, n, hand_row, melds, side, scores):
     return best_index_nb(scores, n)
 
 
-@njit(cache=True)
+@kernel
 def greedy_option_score_nb(rules, decision, opt, melds, side):
     """How much ``greedy`` likes one draw, meld, ask or answer option."""
     kind = opt[0]
@@ -97,7 +98,7 @@ def greedy_option_score_nb(rules, decision, opt, melds, side):
     return 0                                                   # draw, decline, no
 
 
-@njit(cache=True)
+@kernel
 def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
     """How useful one card of ``kind`` is to keep (lower = discard first)."""
     if kind == BLACK3:
@@ -108,3 +109,82 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
     if meld_size_nb(melds, side, kind) > 0:
         use += 300
     return use
+
+
+@kernel
+def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, plan, ws):
+    """``greedy``'s next meld step, found by walking the legal steps in its order of
+    preference (the same order :func:`greedy_option_score_nb` gives): go out; a new meld of
+    all the naturals of a rank held three or more times (highest value first); all the
+    naturals of a rank it has melded; a wild card that completes a canasta; a new meld of a
+    pair and a wild card (deuce before joker); stop; and, only when stopping is illegal,
+    any wild card that can be added.  Several cards of one rank go down in one step.
+
+    Returns (kind, rank, naturals, deuces, jokers); kind -1 when no step is legal."""
+    side = side_of_nb(st, seat)
+    if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
+        return OPT_STOP, 0, 0, 0, 0
+    canastas = canastas_nb(melds, side)
+    if not planning and st[ST_TURN_LAST_RED3] == 0:
+        d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
+        if d > -2:
+            return OPT_GO_OUT, d, 0, 0, 0
+    for r in range(ACE, FIRST_NATURAL - 1, -1):          # new melds of naturals, best first
+        h = hand_row[r]
+        if h >= 3 and meld_size_nb(melds, side, r) == 0:
+            for k in range(h, 2, -1):
+                if step_legal_nb(rules, st, hand_row, melds, side, r, k, 0, 0, extra,
+                                 canastas, ws):
+                    return OPT_NEW, r, k, 0, 0
+    for r in range(ACE, FIRST_NATURAL - 1, -1):          # naturals onto the side's melds
+        h = hand_row[r]
+        if h > 0 and meld_size_nb(melds, side, r) > 0:
+            for k in range(h, 0, -1):
+                if step_legal_nb(rules, st, hand_row, melds, side, r, k, 0, 0, extra,
+                                 canastas, ws):
+                    return OPT_ADD, r, k, 0, 0
+    for w in range(2):                                   # a wild card completing a canasta
+        de = 1 if w == 0 else 0
+        if hand_row[DEUCE if w == 0 else JOKER] == 0:
+            continue
+        for r in range(FIRST_NATURAL, NKINDS):
+            if meld_size_nb(melds, side, r) == 6 and step_legal_nb(
+                    rules, st, hand_row, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
+                return OPT_ADD, r, 0, de, 1 - de
+    for w in range(2):                                   # a pair and a wild card
+        de = 1 if w == 0 else 0
+        if hand_row[DEUCE if w == 0 else JOKER] == 0:
+            continue
+        for r in range(ACE, FIRST_NATURAL - 1, -1):
+            if hand_row[r] == 2 and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
+                    rules, st, hand_row, melds, side, r, 2, de, 1 - de, extra, canastas, ws):
+                return OPT_NEW, r, 2, de, 1 - de
+    h = 0
+    for k in range(NKINDS):
+        h += hand_row[k]
+    if stop_legal_nb(rules, st, h, canastas, planning, st[ST_TURN_LAST_RED3] == 1):
+        return OPT_STOP, 0, 0, 0, 0
+    for w in range(2):                                   # forced: any wild card that fits
+        de = 1 if w == 0 else 0
+        if hand_row[DEUCE if w == 0 else JOKER] == 0:
+            continue
+        for r in range(FIRST_NATURAL, NKINDS):
+            if meld_size_nb(melds, side, r) > 0 and step_legal_nb(
+                    rules, st, hand_row, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
+                return OPT_ADD, r, 0, de, 1 - de
+    for r in range(ACE, FIRST_NATURAL - 1, -1):          # forced: smallest new melds
+        if hand_row[r] >= 3 and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
+                rules, st, hand_row, melds, side, r, 3, 0, 0, extra, canastas, ws):
+            return OPT_NEW, r, 3, 0, 0
+        for w in range(2):
+            de = 1 if w == 0 else 0
+            if hand_row[r] >= 2 and hand_row[DEUCE if w == 0 else JOKER] > 0 \
+                    and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
+                        rules, st, hand_row, melds, side, r, 2, de, 1 - de, extra, canastas,
+                        ws):
+                return OPT_NEW, r, 2, de, 1 - de
+    for r in range(ACE, FIRST_NATURAL - 1, -1):
+        if hand_row[r] > 0 and meld_size_nb(melds, side, r) > 0 and step_legal_nb(
+                rules, st, hand_row, melds, side, r, 1, 0, 0, extra, canastas, ws):
+            return OPT_ADD, r, 1, 0, 0
+    return -1, 0, 0, 0, 0

@@ -5,7 +5,7 @@ state and steps that state.  Streams are independent uint64 slots of a small
 array, so results never depend on threads, batch sizes or machines.
 """
 import numpy as np
-from numba import njit
+from .jit import kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -17,7 +17,7 @@ STREAM_DEALER = 2      # the first dealer of an independent deal (R5)
 NSTREAMS = 3
 
 
-@njit(cache=True)
+@kernel
 def mix64_nb(z):
     """The splitmix64 finaliser: a bijective scramble of one uint64."""
     z = (z ^ (z >> np.uint64(30))) * MIX1
@@ -25,7 +25,7 @@ def mix64_nb(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def seed_streams_nb(rng, seed, deal):
     """Fill ``rng`` (uint64[NSTREAMS]) with the stream states of deal ``deal``."""
     base = mix64_nb(np.uint64(seed) + GOLDEN)
@@ -33,21 +33,21 @@ def seed_streams_nb(rng, seed, deal):
         rng[s] = mix64_nb(base ^ mix64_nb(np.uint64(deal) * GOLDEN + np.uint64(s + 1)))
 
 
-@njit(cache=True)
+@kernel
 def next_u64_nb(rng, stream):
     """Step stream ``stream`` and return its next 64 random bits."""
     rng[stream] = rng[stream] + GOLDEN
     return mix64_nb(rng[stream])
 
 
-@njit(cache=True)
+@kernel
 def rand_below_nb(rng, stream, n):
     """A uniform int in [0, n) for 0 < n < 2**31 (Lemire's multiply-shift, bias < 2**-31)."""
     x = next_u64_nb(rng, stream) >> np.uint64(32)
     return np.int64((x * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@kernel
 def rand_unit_nb(rng, stream):
     """A uniform float in [0, 1)."""
     return np.float64(next_u64_nb(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

@@ -1,6 +1,6 @@
 """Dealing a deal: deck, shuffle, deal, dealt red threes, upcard (R2, R5-R10)."""
 import numpy as np
-from numba import njit
+from .jit import kernel
 
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
 from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
@@ -12,7 +12,7 @@ from .state import (SIDE_MINIMUM, SIDE_RED3, SIDE_RED3_DEALT, SIDE_SCORE_BEFORE,
 from .trace_buf import ev_begin_nb, ev_push_nb
 
 
-@njit(cache=True)
+@kernel
 def build_deck_nb(rules, deck):
     """R2: the unshuffled deck (num_packs packs of 52 plus num_jokers jokers); returns its size.
     The order depends only on the deck knobs, so rule sets with the same deck shuffle alike."""
@@ -37,7 +37,7 @@ def build_deck_nb(rules, deck):
     return n
 
 
-@njit(cache=True)
+@kernel
 def shuffle_nb(deck, n, rng):
     """R6: a uniform Fisher-Yates shuffle of deck[:n] from the deal's deck stream."""
     for i in range(n - 1, 0, -1):
@@ -47,7 +47,7 @@ def shuffle_nb(deck, n, rng):
         deck[j] = t
 
 
-@njit(cache=True)
+@kernel
 def reset_state_nb(S):
     """Zero every array of a state tuple for a new deal."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -63,7 +63,7 @@ def reset_state_nb(S):
     sidev[:, :] = 0
 
 
-@njit(cache=True)
+@kernel
 def draw_card_nb(deck, st):
     """Pop the top stock card (-1 if the stock is empty)."""
     pos = st[ST_STOCK_POS]
@@ -73,7 +73,7 @@ def draw_card_nb(deck, st):
     return deck[pos]
 
 
-@njit(cache=True)
+@kernel
 def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     """Shuffle and deal deal ``deal`` (R5-R9) and turn the upcard (R7, R8).
     ``dealer`` < 0 draws the dealer from the deal's dealer stream."""
@@ -105,7 +105,7 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     turn_upcard_nb(rules, S, buf)
 
 
-@njit(cache=True)
+@kernel
 def trace_start_nb(rules, S, buf, dealer, dealt):
     """The trace's start event: every hand as dealt, then the stock (top first)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -121,7 +121,7 @@ def trace_start_nb(rules, S, buf, dealer, dealt):
         ev_push_nb(st, buf, pos, deck[j])
 
 
-@njit(cache=True)
+@kernel
 def place_red3s_nb(S, buf, seat, source):
     """R9/R13: put every red three of ``seat``'s hand on its side's table, each replaced by
     the top stock card.  Returns True if a replacement was due from an empty stock (R47)."""
@@ -140,7 +140,7 @@ def place_red3s_nb(S, buf, seat, source):
     return empty
 
 
-@njit(cache=True)
+@kernel
 def turn_upcard_nb(rules, S, buf):
     """R7: turn stock cards onto the pile until the top is out of the cover set; R8 freezing."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S

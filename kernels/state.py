@@ -17,7 +17,7 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 * ``wm``     int64[2, MELD_KINDS, 3]      scratch meld tables (``WM_*``)
 """
 import numpy as np
-from numba import njit
+from .jit import entry, kernel
 
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
@@ -92,7 +92,9 @@ WS_SAVE_HAND = 7     # snapshot of the hand (meld phase, take planning)
 WS_SAVE_ST = 8       # snapshot of st
 WS_ORDER = 9         # take_pile_nb: order of the take melds
 WS_SCORES = 10       # policies: one score per option (MAX_OPTS wide)
-WS_ROWS = 11
+WS_CHECK_HAVE = 11   # cards_conserved_nb
+WS_CHECK_WANT = 12   # cards_conserved_nb
+WS_ROWS = 13
 WS_COLS = 256
 WM_SAVE = 0          # snapshot of the side's melds
 WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld
@@ -112,10 +114,10 @@ def new_state():
             np.zeros((2, MELD_KINDS, 3), np.int64))
 
 
-new_state_nb = njit(cache=True)(new_state)
+new_state_nb = entry(new_state)
 
 
-@njit(cache=True)
+@kernel
 def card_value_nb(rules, kind):
     """R4: the card value of one card of ``kind`` (black three from the knob)."""
     if kind == JOKER:
@@ -133,19 +135,19 @@ def card_value_nb(rules, kind):
     return 20
 
 
-@njit(cache=True)
+@kernel
 def is_wild_nb(kind):
     """Jokers and deuces are wild (R3)."""
     return kind == JOKER or kind == DEUCE
 
 
-@njit(cache=True)
+@kernel
 def is_natural_nb(kind):
     """The ranks 4..A are natural (R3)."""
     return kind >= FIRST_NATURAL
 
 
-@njit(cache=True)
+@kernel
 def hand_size_nb(hands, seat):
     """Number of cards in ``seat``'s hand."""
     n = 0
@@ -154,13 +156,13 @@ def hand_size_nb(hands, seat):
     return n
 
 
-@njit(cache=True)
+@kernel
 def side_of_nb(st, seat):
     """Side of a seat: sides sit alternately, side k = seats s with s % sides == k (R1, 2.11)."""
     return seat % st[ST_NSIDES]
 
 
-@njit(cache=True)
+@kernel
 def wild_capacity_nb(rules, naturals):
     """Most wild cards a meld with ``naturals`` natural cards may hold (R18, R19, D2)."""
     cap = rules.max_wilds_per_meld
@@ -174,7 +176,7 @@ def wild_capacity_nb(rules, naturals):
     return max(cap, 0)
 
 
-@njit(cache=True)
+@kernel
 def meld_ok_nb(rules, naturals, wilds):
     """R18/R19: is a meld of one natural rank with these counts legal?"""
     if naturals + wilds < 3 or naturals < rules.min_naturals_per_meld:
@@ -182,13 +184,13 @@ def meld_ok_nb(rules, naturals, wilds):
     return wilds <= wild_capacity_nb(rules, naturals)
 
 
-@njit(cache=True)
+@kernel
 def meld_size_nb(melds, side, rank):
     """Cards in ``side``'s meld of ``rank`` (0 if it has none)."""
     return melds[side, rank, M_NAT] + melds[side, rank, M_DEUCE] + melds[side, rank, M_JOKER]
 
 
-@njit(cache=True)
+@kernel
 def canastas_nb(melds, side):
     """R23: number of canastas (melds of 7+ cards of a natural rank) of ``side``."""
     n = 0
@@ -198,7 +200,7 @@ def canastas_nb(melds, side):
     return n
 
 
-@njit(cache=True)
+@kernel
 def freezes_pile_nb(rules, kind):
     """R8/R32/D4: does this card freeze the pile for everyone while it lies in it?"""
     if kind == JOKER or kind == DEUCE:
@@ -210,7 +212,7 @@ def freezes_pile_nb(rules, kind):
     return False
 
 
-@njit(cache=True)
+@kernel
 def in_cover_set_nb(rules, kind):
     """R7: is this upcard covered by the next stock card?"""
     if kind == JOKER or kind == DEUCE or kind == RED3:
@@ -218,7 +220,7 @@ def in_cover_set_nb(rules, kind):
     return kind == BLACK3 and rules.upcard_cover_set == CoverSet.WILD_ANY3
 
 
-@njit(cache=True)
+@kernel
 def meld_table_row_nb(rules, i):
     """Row i of initial_meld_table as (lower bound, minimum)."""
     if i == 0:
@@ -234,7 +236,7 @@ def meld_table_row_nb(rules, i):
     return rules.meld_lo5, rules.meld_min5
 
 
-@njit(cache=True)
+@kernel
 def initial_minimum_nb(rules, score):
     """R27: the initial-meld minimum of a side whose cumulative score is ``score``."""
     minimum = 0
@@ -245,7 +247,7 @@ def initial_minimum_nb(rules, score):
     return minimum
 
 
-@njit(cache=True)
+@kernel
 def red3_points_nb(rules, count):
     """R52 (unsigned): 100 each, all four 800; three packs: 100 each to four, then 200 each."""
     if count <= 0:

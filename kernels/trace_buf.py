@@ -5,13 +5,13 @@ set; ``canasta_sim.trace`` turns the buffer into TRACE.md JSON lines.  Event
 layout: ``[code, seat, a, b, n, c_1..c_n]`` (see ``layout.EV_*``).  A full
 buffer sets ``ST_TRACE_OVERFLOW`` instead of writing past its end.
 """
-from numba import njit
+from .jit import kernel
 
 from .layout import EV_HEADER
 from .state import ST_TRACE_ON, ST_TRACE_OVERFLOW, ST_TRACE_POS
 
 
-@njit(cache=True)
+@kernel
 def ev_begin_nb(st, buf, code, seat, a, b):
     """Start an event; returns its position (or -1 when tracing is off or full)."""
     if st[ST_TRACE_ON] == 0:
@@ -29,7 +29,7 @@ def ev_begin_nb(st, buf, code, seat, a, b):
     return pos
 
 
-@njit(cache=True)
+@kernel
 def ev_push_nb(st, buf, pos, value):
     """Append one int to the list of the event begun at ``pos``."""
     if pos < 0:
@@ -43,14 +43,14 @@ def ev_push_nb(st, buf, pos, value):
     st[ST_TRACE_POS] = end + 1
 
 
-@njit(cache=True)
+@kernel
 def ev_set_nb(buf, pos, field, value):
     """Overwrite header field ``field`` (2 = a, 3 = b) of the event at ``pos``."""
     if pos >= 0:
         buf[pos + field] = value
 
 
-@njit(cache=True)
+@kernel
 def ev_simple_nb(st, buf, code, seat, a, b):
     """Write an event without a card list."""
     ev_begin_nb(st, buf, code, seat, a, b)

@@ -1,0 +1,17 @@
+"""How the kernels are compiled: two decorators, so the choice is made in one place.
+
+``kernel`` marks every jitted helper: compiled lazily on first use, cached on disk, and
+compiled without numba's reference counting (``_nrt=False``).  Helpers never allocate; the
+arrays they receive are owned by an entry kernel that outlives the call, so counting
+references on every call and every row view (an atomic add and subtract per array) only
+costs time: with it, about a third of a deal's time went to those atomics.  A helper that
+needs scratch space takes a row of the state's ``ws`` array instead of allocating.
+
+``entry`` marks the few kernels called from Python: they allocate the state and keep NRT.
+``_nrt`` is a numba target option (not in numba's public docs; numba's own test-suite uses
+it); numba is pinned to a version range in pyproject.toml.
+"""
+from numba import njit
+
+kernel = njit(cache=True, _nrt=False)
+entry = njit(cache=True)
