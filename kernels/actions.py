@@ -405,13 +405,18 @@ def step_cards_nb(kind, rank, b):
 
 
 @kernel
-def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, extra, canastas,
+def step_legal_nb(rules, st, hand_row, h, melds, side, rank, nat, deuce, joker, extra, canastas,
                   ws):
     """Is a meld step legal beyond R18: R16 (a legal end of turn stays possible) and, for a
-    turn still short of its initial minimum, R27 (the minimum stays reachable)?"""
+    turn still short of its initial minimum, R27 (the minimum stays reachable)?
+    ``h`` is the hand size before the step."""
     m = melds[side, rank]
     if not meld_ok_nb(rules, m[M_NAT] + nat, m[M_DEUCE] + m[M_JOKER] + deuce + joker):
         return False                                           # R18, R19
+    left = h - nat - deuce - joker + extra
+    short = st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_COUNT] < st[ST_TURN_MIN]
+    if left >= 2 and not short:
+        return True                                            # the common case
     was_canasta = m[M_NAT] + m[M_DEUCE] + m[M_JOKER] >= 7
     hand_row[rank] -= nat
     hand_row[DEUCE] -= deuce
@@ -422,11 +427,8 @@ def step_legal_nb(rules, st, hand_row, melds, side, rank, nat, deuce, joker, ext
     after = canastas
     if not was_canasta and m[M_NAT] + m[M_DEUCE] + m[M_JOKER] >= 7:
         after += 1
-    left = 0
-    for k in range(NKINDS):
-        left += hand_row[k]
-    ok = can_finish_nb(rules, st, hand_row, melds, side, left + extra, after)
-    if ok and st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
+    ok = can_finish_nb(rules, st, hand_row, melds, side, left, after)
+    if ok and short:
         count = st[ST_TURN_COUNT] + nat * card_value_nb(rules, rank) + deuce * 20 + joker * 50
         if count < st[ST_TURN_MIN]:
             ok = count + max_extra_count_nb(rules, hand_row, melds, side, ws) >= st[ST_TURN_MIN]
@@ -465,24 +467,24 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, op
         if hr == 0:
             continue
         if meld_size_nb(melds, side, r) == 0:
-            if hr >= 3 and step_legal_nb(rules, st, hand_row, melds, side, r, 3, 0, 0, extra,
+            if hr >= 3 and step_legal_nb(rules, st, hand_row, h, melds, side, r, 3, 0, 0, extra,
                                          canastas, ws):
                 n = add_opt_nb(opts, n, OPT_NEW, r, NEW_3N, 0, 0)
             if hr >= 2 and hand_row[DEUCE] > 0 and step_legal_nb(
-                    rules, st, hand_row, melds, side, r, 2, 1, 0, extra, canastas, ws):
+                    rules, st, hand_row, h, melds, side, r, 2, 1, 0, extra, canastas, ws):
                 n = add_opt_nb(opts, n, OPT_NEW, r, NEW_2N_DEUCE, 0, 0)
             if hr >= 2 and hand_row[JOKER] > 0 and step_legal_nb(
-                    rules, st, hand_row, melds, side, r, 2, 0, 1, extra, canastas, ws):
+                    rules, st, hand_row, h, melds, side, r, 2, 0, 1, extra, canastas, ws):
                 n = add_opt_nb(opts, n, OPT_NEW, r, NEW_2N_JOKER, 0, 0)
-        elif step_legal_nb(rules, st, hand_row, melds, side, r, 1, 0, 0, extra, canastas, ws):
+        elif step_legal_nb(rules, st, hand_row, h, melds, side, r, 1, 0, 0, extra, canastas, ws):
             n = add_opt_nb(opts, n, OPT_ADD, r, r, 0, 0)
     for r in range(FIRST_NATURAL, NKINDS):
         if meld_size_nb(melds, side, r) == 0:
             continue
-        if hand_row[DEUCE] > 0 and step_legal_nb(rules, st, hand_row, melds, side, r, 0, 1, 0,
+        if hand_row[DEUCE] > 0 and step_legal_nb(rules, st, hand_row, h, melds, side, r, 0, 1, 0,
                                                  extra, canastas, ws):
             n = add_opt_nb(opts, n, OPT_ADD, r, DEUCE, 0, 0)
-        if hand_row[JOKER] > 0 and step_legal_nb(rules, st, hand_row, melds, side, r, 0, 0, 1,
+        if hand_row[JOKER] > 0 and step_legal_nb(rules, st, hand_row, h, melds, side, r, 0, 0, 1,
                                                  extra, canastas, ws):
             n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
     if stop_legal_nb(rules, st, h, canastas, planning, last_red3):
@@ -508,45 +510,60 @@ def stop_legal_nb(rules, st, h, canastas, planning, last_red3):
 # ---- the draw phase: taking the pile (R31-R38) ----------------------------------------------
 
 @kernel
-def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n, ws):
-    """Append the legal ways to take the pile: (naturals, deuces, jokers) from the hand that
-    join the top card in the first take meld (R31-R35, R37, R16)."""
+def take_context_nb(rules, st, sidev, hand_row, pile, seat):
+    """Whether the pile may be taken at all now (R31, R35/D7, R37), and if so the facts every
+    take needs: (allowed, top card, frozen for the side, cards joining the hand, unmelded)."""
     side = side_of_nb(st, seat)
     pile_n = st[ST_PILE_N]
     if pile_n == 0:
-        return n
+        return False, 0, False, 0, False
     top = pile[pile_n - 1]
     if top < FIRST_NATURAL:
-        return n                                             # R31
+        return False, 0, False, 0, False                     # R31
     h = 0
     for k in range(NKINDS):
         h += hand_row[k]
     if rules.one_card_pile_restriction == 1 and h == 1 and pile_n == 1:
-        return n                                             # R37
+        return False, 0, False, 0, False                     # R37
     unmelded = sidev[side, SIDE_MELDED] == 0
     if unmelded and rules.unmelded_pile_access == 1:
-        return n                                             # D7 forbidden
+        return False, 0, False, 0, False                     # D7 forbidden
     frozen = st[ST_FREEZERS] > 0 or unmelded                 # R32
     rest = pile_n - 1
     for i in range(pile_n - 1):
         if pile[i] == RED3:
             rest -= 1                                        # R14: they go to the table
-    m = melds[side, top]
-    existing = m[M_NAT] + m[M_DEUCE] + m[M_JOKER] > 0
+    return True, top, frozen, rest, unmelded
+
+
+@kernel
+def take_method_ok_nb(rules, frozen, existing, k, d, j):
+    """R33/R34: does a take meld of the top card with k naturals, d deuces and j jokers from
+    the hand use an allowed method (natural pair; natural and wild; lay-off)?"""
+    if frozen:
+        return k >= 2                                        # R33
+    return (k >= 2 or (k >= 1 and d + j >= 1 and rules.unfrozen_take_natural_plus_wild == 1)
+            or (existing and rules.unfrozen_take_by_layoff == 1))   # R34
+
+
+@kernel
+def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n, ws):
+    """Append the legal ways to take the pile: (naturals, deuces, jokers) from the hand that
+    join the top card in the first take meld (R31-R35, R37, R16)."""
+    ok, top, frozen, rest, unmelded = take_context_nb(rules, st, sidev, hand_row, pile, seat)
+    if not ok:
+        return n
+    side = side_of_nb(st, seat)
+    existing = meld_size_nb(melds, side, top) > 0
     canastas = canastas_nb(melds, side)
+    max_w = min(rules.max_wilds_per_meld, 8)
     for k in range(hand_row[top] + 1):
-        for d in range(min(hand_row[DEUCE], 3) + 1):
-            for j in range(min(hand_row[JOKER], 3) + 1):
-                if frozen:
-                    if k < 2:
-                        continue                             # R33
-                elif not (k >= 2 or (k >= 1 and d + j >= 1
-                                     and rules.unfrozen_take_natural_plus_wild == 1)
-                          or (existing and rules.unfrozen_take_by_layoff == 1)):
-                    continue                                 # R34
-                if take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest,
-                                 canastas, unmelded, ws):
-                    n = add_opt_nb(opts, n, OPT_TAKE, k, d, j, pile_n)
+        for d in range(min(hand_row[DEUCE], max_w) + 1):
+            for j in range(min(hand_row[JOKER], max_w - d) + 1):
+                if take_method_ok_nb(rules, frozen, existing, k, d, j) and take_legal_nb(
+                        rules, st, hand_row, melds, side, top, k, d, j, rest, canastas,
+                        unmelded, ws):
+                    n = add_opt_nb(opts, n, OPT_TAKE, k, d, j, st[ST_PILE_N])
     return n
 
 

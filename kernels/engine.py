@@ -23,7 +23,7 @@ from .layout import (COL_CHECK_FAILS, COL_CONCEALED, COL_DEALER, COL_END_REASON,
                      S_MELDS, S_MIXED, S_NATURAL, S_OUT_BONUS, S_PILE_TAKES, S_RED3,
                      S_RED3_DEALT, S_RED3_POINTS, S_SCORE, SIDE_BASE, SIDE_STRIDE)
 from .layout import POLICY_GREEDY
-from .policies import decide_nb, greedy_meld_step_nb
+from .policies import decide_nb, greedy_meld_step_nb, greedy_take_nb
 from .rules_nb import Ask, Red3Requires
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
 from .state import (WM_SAVE, WM_TAKEN, WS_CHECK_HAVE, WS_CHECK_WANT, WS_ORDER, WS_SAVE_HAND, WS_SAVE_ST, WS_SCORES,
@@ -172,43 +172,51 @@ def forced_take_due_nb(rules, S, seat):
 
 
 @kernel
+def choose_take_nb(rules, S, seat, pol, params, opts, stock_gone):
+    """The seat's policy decides between the stock (or, once it is gone, declining) and the
+    legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if pol[seat] == POLICY_GREEDY:
+        return greedy_take_nb(rules, st, sidev, hands[seat], melds, pile, seat, ws)
+    n = 0
+    if not stock_gone:
+        n = add_opt_nb(opts, n, OPT_DRAW, 0, 0, 0, 0)
+    elif not forced_take_due_nb(rules, S, seat):
+        n = add_opt_nb(opts, n, OPT_DECLINE, 0, 0, 0, 0)            # R49: may decline
+    n = take_options_nb(rules, st, sidev, hands[seat], melds, pile, seat, opts, n, ws)
+    if n == 0:
+        return -1, 0, 0
+    i = decide_nb(rules, pol[seat], params[seat], DEC_DRAW, opts, n, hands[seat], melds,
+                  side_of_nb(st, seat), rng, ws[WS_SCORES])
+    if opts[i, 0] != OPT_TAKE:
+        return -1, 0, 0
+    return opts[i, 1], opts[i, 2], opts[i, 3]
+
+
+@kernel
 def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
-    and the player does not take the pile (or his hand is emptied by the take)."""
+    and the player does not take the pile (or his hand is emptied by the take).  A take whose
+    initial meld cannot be completed after all (R35) is not made: the player draws instead."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    side = side_of_nb(st, seat)
     stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
     begin_turn_nb(st, sidev, melds, seat, 1)
-    n = 0
     if stock_gone:
         st[ST_R49] = 1
-        if not forced_take_due_nb(rules, S, seat):
-            n = add_opt_nb(opts, n, OPT_DECLINE, 0, 0, 0, 0)
-    else:
-        n = add_opt_nb(opts, n, OPT_DRAW, 0, 0, 0, 0)
-    first_take = n
-    n = take_options_nb(rules, st, sidev, hands[seat], melds, pile, seat, opts, n, ws)
-    while True:
-        if n == 0:
-            return stock_ends_deal_nb(rules, S, seat)
-        i = decide_nb(rules, pol[seat], params[seat], DEC_DRAW, opts, n, hands[seat], melds,
-                      side, rng, ws[WS_SCORES])
-        if opts[i, 0] == OPT_TAKE:
-            st[ST_TURNS] += 1
-            if take_pile_nb(rules, S, buf, seat, opts[i, 1], opts[i, 2], opts[i, 3], pol,
-                            params, opts, plan):
-                if hand_size_nb(hands, seat) == 0:
-                    return go_out_nb(rules, S, buf, seat)             # R39 (T27)
-                return CONTINUE
-            st[ST_TURNS] -= 1
-            n = first_take                  # the initial meld cannot be completed: no take
-            continue
-        if opts[i, 0] == OPT_DECLINE:
-            return stock_ends_deal_nb(rules, S, seat)                  # R49
-        st[ST_TURN_TAKE] = 0
+    k, d, j = choose_take_nb(rules, S, seat, pol, params, opts, stock_gone)
+    if k >= 0:
         st[ST_TURNS] += 1
-        draw_from_stock_nb(rules, S, buf, seat)
-        return CONTINUE
+        if take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
+            if hand_size_nb(hands, seat) == 0:
+                return go_out_nb(rules, S, buf, seat)                  # R39 (T27)
+            return CONTINUE
+        st[ST_TURNS] -= 1
+    if stock_gone:
+        return stock_ends_deal_nb(rules, S, seat)                      # R49: no take
+    st[ST_TURN_TAKE] = 0
+    st[ST_TURNS] += 1
+    draw_from_stock_nb(rules, S, buf, seat)
+    return CONTINUE
 
 
 @kernel
@@ -366,6 +374,8 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     if st[ST_TURN_TAKE] == 1 or st[ST_TURN_LAST_RED3] == 1 or rules.ask_permission == Ask.NEVER \
             or not has_partner_nb(st):
         return
+    if pol[seat] == POLICY_GREEDY and rules.ask_permission != Ask.REQUIRED:
+        return                              # greedy asks only when it must (policies.py)
     st[ST_TURN_ASK] = 1                       # could he go out if the answer were yes?
     able = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws) > -2
     st[ST_TURN_ASK] = -1

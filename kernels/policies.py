@@ -24,7 +24,8 @@ from .jit import kernel
 
 from .actions import (DEC_DISCARD, NEW_2N_DEUCE, NEW_3N, OPT_ADD, OPT_ASK, OPT_GO_OUT, OPT_NEW,
                       OPT_NO_ASK, OPT_STOP, OPT_TAKE, OPT_YES, canastas_nb, find_go_out_nb,
-                      step_legal_nb, stop_legal_nb)
+                      step_legal_nb, stop_legal_nb, take_context_nb, take_legal_nb,
+                      take_method_ok_nb)
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .rng import STREAM_POLICY, rand_below_nb
@@ -125,22 +126,25 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0
     canastas = canastas_nb(melds, side)
+    h = 0
+    for k in range(NKINDS):
+        h += hand_row[k]
     if not planning and st[ST_TURN_LAST_RED3] == 0:
         d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
         if d > -2:
             return OPT_GO_OUT, d, 0, 0, 0
     for r in range(ACE, FIRST_NATURAL - 1, -1):          # new melds of naturals, best first
-        h = hand_row[r]
-        if h >= 3 and meld_size_nb(melds, side, r) == 0:
-            for k in range(h, 2, -1):
-                if step_legal_nb(rules, st, hand_row, melds, side, r, k, 0, 0, extra,
+        hr = hand_row[r]
+        if hr >= 3 and meld_size_nb(melds, side, r) == 0:
+            for k in range(hr, 2, -1):
+                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
                                  canastas, ws):
                     return OPT_NEW, r, k, 0, 0
     for r in range(ACE, FIRST_NATURAL - 1, -1):          # naturals onto the side's melds
-        h = hand_row[r]
-        if h > 0 and meld_size_nb(melds, side, r) > 0:
-            for k in range(h, 0, -1):
-                if step_legal_nb(rules, st, hand_row, melds, side, r, k, 0, 0, extra,
+        hr = hand_row[r]
+        if hr > 0 and meld_size_nb(melds, side, r) > 0:
+            for k in range(hr, 0, -1):
+                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
                                  canastas, ws):
                     return OPT_ADD, r, k, 0, 0
     for w in range(2):                                   # a wild card completing a canasta
@@ -149,7 +153,7 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
             continue
         for r in range(FIRST_NATURAL, NKINDS):
             if meld_size_nb(melds, side, r) == 6 and step_legal_nb(
-                    rules, st, hand_row, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
+                    rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
                 return OPT_ADD, r, 0, de, 1 - de
     for w in range(2):                                   # a pair and a wild card
         de = 1 if w == 0 else 0
@@ -157,11 +161,8 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
             continue
         for r in range(ACE, FIRST_NATURAL - 1, -1):
             if hand_row[r] == 2 and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                    rules, st, hand_row, melds, side, r, 2, de, 1 - de, extra, canastas, ws):
+                    rules, st, hand_row, h, melds, side, r, 2, de, 1 - de, extra, canastas, ws):
                 return OPT_NEW, r, 2, de, 1 - de
-    h = 0
-    for k in range(NKINDS):
-        h += hand_row[k]
     if stop_legal_nb(rules, st, h, canastas, planning, st[ST_TURN_LAST_RED3] == 1):
         return OPT_STOP, 0, 0, 0, 0
     for w in range(2):                                   # forced: any wild card that fits
@@ -170,21 +171,46 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
             continue
         for r in range(FIRST_NATURAL, NKINDS):
             if meld_size_nb(melds, side, r) > 0 and step_legal_nb(
-                    rules, st, hand_row, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
+                    rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
                 return OPT_ADD, r, 0, de, 1 - de
     for r in range(ACE, FIRST_NATURAL - 1, -1):          # forced: smallest new melds
         if hand_row[r] >= 3 and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                rules, st, hand_row, melds, side, r, 3, 0, 0, extra, canastas, ws):
+                rules, st, hand_row, h, melds, side, r, 3, 0, 0, extra, canastas, ws):
             return OPT_NEW, r, 3, 0, 0
         for w in range(2):
             de = 1 if w == 0 else 0
             if hand_row[r] >= 2 and hand_row[DEUCE if w == 0 else JOKER] > 0 \
                     and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                        rules, st, hand_row, melds, side, r, 2, de, 1 - de, extra, canastas,
+                        rules, st, hand_row, h, melds, side, r, 2, de, 1 - de, extra, canastas,
                         ws):
                 return OPT_NEW, r, 2, de, 1 - de
     for r in range(ACE, FIRST_NATURAL - 1, -1):
         if hand_row[r] > 0 and meld_size_nb(melds, side, r) > 0 and step_legal_nb(
-                rules, st, hand_row, melds, side, r, 1, 0, 0, extra, canastas, ws):
+                rules, st, hand_row, h, melds, side, r, 1, 0, 0, extra, canastas, ws):
             return OPT_ADD, r, 1, 0, 0
     return -1, 0, 0, 0, 0
+
+
+@kernel
+def greedy_take_nb(rules, st, sidev, hand_row, melds, pile, seat, ws):
+    """``greedy``'s pile take, the legal one it likes best (as :func:`greedy_option_score_nb`
+    ranks them): the most naturals from the hand, then the fewest wild cards, deuces before
+    jokers.  Returns (naturals, deuces, jokers), or (-1, 0, 0) if the pile cannot be taken."""
+    ok, top, frozen, rest, unmelded = take_context_nb(rules, st, sidev, hand_row, pile, seat)
+    if not ok:
+        return -1, 0, 0
+    side = side_of_nb(st, seat)
+    existing = meld_size_nb(melds, side, top) > 0
+    canastas = canastas_nb(melds, side)
+    max_w = min(rules.max_wilds_per_meld, 8)
+    for k in range(hand_row[top], -1, -1):
+        for w in range(max_w + 1):
+            for j in range(w + 1):
+                d = w - j
+                if d > hand_row[DEUCE] or j > hand_row[JOKER]:
+                    continue
+                if take_method_ok_nb(rules, frozen, existing, k, d, j) and take_legal_nb(
+                        rules, st, hand_row, melds, side, top, k, d, j, rest, canastas,
+                        unmelded, ws):
+                    return k, d, j
+    return -1, 0, 0

@@ -11,7 +11,8 @@ from collections import Counter
 import numpy as np
 
 from canasta_sim.kernels import actions, engine, state
-from canasta_sim.kernels.cards import NKINDS, TOKEN_TO_KIND, TOKENS
+from canasta_sim.kernels.cards import NKINDS, RED3, TOKEN_TO_KIND, TOKENS
+from canasta_sim.kernels.rng import seed_streams_nb
 from canasta_sim.kernels.layout import MAX_SEATS, NCOLS, NPARAMS, SIDE_BASE, SIDE_FIELDS, \
     SIDE_STRIDE
 from canasta_sim.rules import parse_rules
@@ -196,3 +197,52 @@ def describe(opt) -> tuple:
     if kind == actions.OPT_STOP:
         return ("stop",)
     return (kind, a, b)
+
+
+def deck_cards(rng):
+    deck = []
+    for kind in range(NKINDS):
+        if kind == RED3:
+            continue              # red threes would be laid out at once; keep positions simple
+        deck += [kind] * (4 if kind == 0 else 8 if kind != 3 else 4)
+    deck = np.array(deck)
+    rng.shuffle(deck)
+    return list(deck)
+
+
+def random_position(seed: int, policy: str):
+    """A random mid-deal position (no red threes): hands of 2-13 cards, a few natural melds per
+    side, a pile; returns (position, the four hands as lists of kinds, the stock list)."""
+    rng = np.random.default_rng(seed)
+    cards = deck_cards(rng)
+    pos = Position().policies(policy, policy, policy, policy)
+    sizes = rng.integers(2, 14, size=4)
+    hands = []
+    for seat in range(4):
+        hands.append([cards.pop() for _ in range(int(sizes[seat]))])
+    # melds: a few legal melds per side from natural triples
+    for side in range(2):
+        for _ in range(int(rng.integers(0, 4))):
+            rank = int(rng.integers(4, 15))
+            if pos.S[1][side, rank].sum() or cards.count(rank) < 3:
+                continue
+            for _ in range(3 + int(rng.integers(0, 4))):
+                if rank in cards:
+                    cards.remove(rank)
+                    pos.S[1][side, rank, state.M_NAT] += 1
+            pos.S[6][side, state.SIDE_MELDED] = 1
+    pile = [cards.pop() for _ in range(int(rng.integers(0, 12)))]
+    for seat, hand in enumerate(hands):
+        for k in hand:
+            pos.S[0][seat, k] += 1
+    n = len(pile)
+    pos.S[3][:n] = pile
+    pos.st[state.ST_PILE_N] = n
+    pos.st[state.ST_FREEZERS] = sum(1 for c in pile if state.freezes_pile_nb(pos.nb, c))
+    pos.S[2][:len(cards)] = cards
+    pos.st[state.ST_STOCK_POS] = 0
+    pos.st[state.ST_DECK_N] = len(cards)
+    seed_streams_nb(pos.S[7], seed, 0)
+    return pos, hands, cards
+
+
