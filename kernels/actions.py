@@ -297,7 +297,9 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
         have = plan_full_meld_nb(rules, hv, melds, side, plan, ws)
         ok = have >= 0 and out_allowed_nb(rules, st, have)
         if ok and st[ST_TURN_NEEDS_MIN] == 1:
-            count = st[ST_TURN_COUNT] + plan_value_nb(rules, plan)
+            count = st[ST_TURN_COUNT]
+            if st[ST_TURN_TAKE] == 0:
+                count += plan_value_nb(rules, plan)     # a take turn counts its take melds only
             if count < st[ST_TURN_MIN] and not (
                     rules.concealed_exempt_from_min_count == 1
                     and concealed_after_nb(rules, st, seatv, melds, side, seat, plan, d)):
@@ -314,10 +316,11 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
 @kernel
 def max_extra_count_nb(rules, hand_row, melds, side, ws):
     """The largest R28 count the hand could still add this turn by new melds and additions
-    to the side's melds (exact when R16 is ignored): every natural that can be melded, the
-    pairs that a wild card completes (best first) and then as many wild cards, jokers first,
-    as the melds have room for."""
+    to the side's melds, ignoring R16: every natural that can be melded, the pairs that a
+    wild card completes (best first) and then as many wild cards, jokers first, as the melds
+    have room for.  Returns (count, cards that configuration places)."""
     total = 0
+    cards = 0
     room = 0
     pair_value = ws[WS_PAIR_VALUE]
     pair_need = ws[WS_PAIR_NEED]
@@ -331,9 +334,11 @@ def max_extra_count_nb(rules, hand_row, melds, side, ws):
         if size > 0:
             nat = melds[side, r, M_NAT] + h
             total += h * v
+            cards += h
             room += wild_capacity_nb(rules, nat) - (size - melds[side, r, M_NAT])
         elif h >= 3 and h >= rules.min_naturals_per_meld:
             total += h * v
+            cards += h
             room += wild_capacity_nb(rules, h)
         elif h > 0 and h >= rules.min_naturals_per_meld and wild_capacity_nb(rules, h) >= 3 - h:
             pair_value[r] = h * v
@@ -350,11 +355,42 @@ def max_extra_count_nb(rules, hand_row, melds, side, ws):
             break
         used += pair_need[best]
         total += pair_value[best]
+        cards += hand_row[best]
         room += wild_capacity_nb(rules, hand_row[best]) - pair_need[best]
         pair_need[best] = 0
     placed = used + min(wilds - used, max(room, 0))
     jokers = min(hand_row[JOKER], placed)
-    return total + jokers * 50 + (placed - jokers) * 20
+    return total + jokers * 50 + (placed - jokers) * 20, cards + placed
+
+
+@kernel
+def reachable_count_nb(rules, hand_row, melds, side, keep, ws):
+    """The largest R28 count the hand can still add this turn while keeping at least ``keep``
+    cards (R16), exactly: if the best configuration of :func:`max_extra_count_nb` leaves too
+    few cards, the best over every choice of ``keep`` (at most 2) cards held back."""
+    h = 0
+    for k in range(NKINDS):
+        h += hand_row[k]
+    if h <= keep:
+        return 0
+    best, cards = max_extra_count_nb(rules, hand_row, melds, side, ws)
+    if h - cards >= keep:
+        return best
+    best = 0
+    for k1 in range(NKINDS):
+        if hand_row[k1] == 0:
+            continue
+        hand_row[k1] -= 1
+        if keep == 1:
+            best = max(best, max_extra_count_nb(rules, hand_row, melds, side, ws)[0])
+        else:
+            for k2 in range(k1, NKINDS):
+                if hand_row[k2] > 0:
+                    hand_row[k2] -= 1
+                    best = max(best, max_extra_count_nb(rules, hand_row, melds, side, ws)[0])
+                    hand_row[k2] += 1
+        hand_row[k1] += 1
+    return best
 
 
 # ---- placing cards on melds (R15, R18-R22) --------------------------------------------------
@@ -431,7 +467,9 @@ def step_legal_nb(rules, st, hand_row, h, melds, side, rank, nat, deuce, joker, 
     if ok and short:
         count = st[ST_TURN_COUNT] + nat * card_value_nb(rules, rank) + deuce * 20 + joker * 50
         if count < st[ST_TURN_MIN]:
-            ok = count + max_extra_count_nb(rules, hand_row, melds, side, ws) >= st[ST_TURN_MIN]
+            keep = max(0, 2 - extra)                           # R16 with the minimum (R27)
+            ok = count + reachable_count_nb(rules, hand_row, melds, side, keep, ws) \
+                >= st[ST_TURN_MIN]
     hand_row[rank] += nat
     hand_row[DEUCE] += deuce
     hand_row[JOKER] += joker
@@ -547,7 +585,7 @@ def take_method_ok_nb(rules, frozen, existing, k, d, j):
 
 
 @kernel
-def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n, ws):
+def take_options_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, opts, n, plan, ws):
     """Append the legal ways to take the pile: (naturals, deuces, jokers) from the hand that
     join the top card in the first take meld (R31-R35, R37, R16)."""
     ok, top, frozen, rest, unmelded = take_context_nb(rules, st, sidev, hand_row, pile, seat)
@@ -561,17 +599,19 @@ def take_options_nb(rules, st, sidev, hand_row, melds, pile, seat, opts, n, ws):
         for d in range(min(hand_row[DEUCE], max_w) + 1):
             for j in range(min(hand_row[JOKER], max_w - d) + 1):
                 if take_method_ok_nb(rules, frozen, existing, k, d, j) and take_legal_nb(
-                        rules, st, hand_row, melds, side, top, k, d, j, rest, canastas,
-                        unmelded, ws):
+                        rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, rest,
+                        canastas, unmelded, plan, ws):
                     n = add_opt_nb(opts, n, OPT_TAKE, k, d, j, st[ST_PILE_N])
     return n
 
 
 @kernel
-def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas, unmelded,
-                  ws):
+def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, rest, canastas,
+                  unmelded, plan, ws):
     """R18/R19 for the take meld, R16 after the take, and for an unmelded side R35: the top
-    card plus hand cards must be able to reach the minimum."""
+    card plus hand cards of the take melds must be able to reach the minimum, unless the
+    player can then go out concealed, which exempts him from the count (R30)."""
+    side = side_of_nb(st, seat)
     m = melds[side, top]
     if not meld_ok_nb(rules, m[M_NAT] + 1 + k, m[M_DEUCE] + m[M_JOKER] + d + j):
         return False
@@ -587,9 +627,7 @@ def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas
         return False                                         # R16, R37 note
     if not unmelded:
         return True
-    count = k * card_value_nb(rules, top) + d * 20 + j * 50
-    if rules.top_card_counts_for_minimum == 1:
-        count += card_value_nb(rules, top)                   # R28: the top card only
+    count = take_count_nb(rules, top, k, d, j)
     if count >= st[ST_TURN_MIN]:
         return True
     hand_row[top] -= k
@@ -598,14 +636,51 @@ def take_legal_nb(rules, st, hand_row, melds, side, top, k, d, j, rest, canastas
     m[M_NAT] += 1 + k
     m[M_DEUCE] += d
     m[M_JOKER] += j
-    reach = count + max_extra_count_nb(rules, hand_row, melds, side, ws)
+    ok = count + reachable_count_nb(rules, hand_row, melds, side, max(0, 2 - rest), ws) \
+        >= st[ST_TURN_MIN]
+    if not ok and rules.concealed_exempt_from_min_count == 1:
+        ok = concealed_out_after_take_nb(rules, st, seatv, hand_row, melds, pile, seat, top,
+                                         count, plan, ws)
     hand_row[top] += k
     hand_row[DEUCE] += d
     hand_row[JOKER] += j
     m[M_NAT] -= 1 + k
     m[M_DEUCE] -= d
     m[M_JOKER] -= j
-    return reach >= st[ST_TURN_MIN]
+    return ok
+
+
+@kernel
+def take_count_nb(rules, top, k, d, j):
+    """R28: what a take meld counts toward the minimum: the top card (knob
+    top_card_counts_for_minimum) and the hand cards."""
+    count = k * card_value_nb(rules, top) + d * 20 + j * 50
+    if rules.top_card_counts_for_minimum == 1:
+        count += card_value_nb(rules, top)
+    return count
+
+
+@kernel
+def concealed_out_after_take_nb(rules, st, seatv, hand_row, melds, pile, seat, top, count, plan,
+                                ws):
+    """R30 with a pile take: with the take meld already on the table in ``melds`` and
+    ``hand_row``, could the player, once the rest of the pile joins his hand, go out
+    concealed this turn (and so be exempt from the minimum)?"""
+    n_pile = st[ST_PILE_N]
+    for i in range(n_pile - 1):
+        if pile[i] != RED3:
+            hand_row[pile[i]] += 1
+    new_ranks = st[ST_TURN_NEW_RANKS]
+    turn_count = st[ST_TURN_COUNT]
+    st[ST_TURN_NEW_RANKS] = new_ranks | (np.int64(1) << top)
+    st[ST_TURN_COUNT] = count
+    ok = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws) > -2
+    st[ST_TURN_NEW_RANKS] = new_ranks
+    st[ST_TURN_COUNT] = turn_count
+    for i in range(n_pile - 1):
+        if pile[i] != RED3:
+            hand_row[pile[i]] -= 1
+    return ok
 
 
 @kernel

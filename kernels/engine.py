@@ -14,7 +14,7 @@ from .actions import (DEC_ANSWER, DEC_ASK, DEC_DISCARD, DEC_DRAW, DEC_MELD, DEC_
                       MAX_OPTS, OPT_ASK, OPT_DECLINE, OPT_DRAW, OPT_GO_OUT, OPT_NO, OPT_NO_ASK,
                       OPT_STOP, OPT_TAKE, OPT_YES, add_opt_nb, canastas_nb, discard_options_nb,
                       find_go_out_nb, has_partner_nb, meld_options_nb, place_cards_nb,
-                      step_cards_nb, take_options_nb)
+                      step_cards_nb, take_count_nb, take_options_nb, reachable_count_nb)
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .layout import (COL_CHECK_FAILS, COL_CONCEALED, COL_DEALER, COL_END_REASON, COL_OUT_SEAT, COL_STOCK_LEFT,
                      COL_TRACE_OVERFLOW, COL_TURNS, COL_UPCARDS, END_OUT, END_STOCK,
@@ -172,18 +172,19 @@ def forced_take_due_nb(rules, S, seat):
 
 
 @kernel
-def choose_take_nb(rules, S, seat, pol, params, opts, stock_gone):
+def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
     """The seat's policy decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if pol[seat] == POLICY_GREEDY:
-        return greedy_take_nb(rules, st, sidev, hands[seat], melds, pile, seat, ws)
+        return greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
     n = 0
     if not stock_gone:
         n = add_opt_nb(opts, n, OPT_DRAW, 0, 0, 0, 0)
     elif not forced_take_due_nb(rules, S, seat):
         n = add_opt_nb(opts, n, OPT_DECLINE, 0, 0, 0, 0)            # R49: may decline
-    n = take_options_nb(rules, st, sidev, hands[seat], melds, pile, seat, opts, n, ws)
+    n = take_options_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, opts, n, plan,
+                        ws)
     if n == 0:
         return -1, 0, 0
     i = decide_nb(rules, pol[seat], params[seat], DEC_DRAW, opts, n, hands[seat], melds,
@@ -203,12 +204,14 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     begin_turn_nb(st, sidev, melds, seat, 1)
     if stock_gone:
         st[ST_R49] = 1
-    k, d, j = choose_take_nb(rules, S, seat, pol, params, opts, stock_gone)
+    k, d, j = choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone)
     if k >= 0:
         st[ST_TURNS] += 1
         if take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
             if hand_size_nb(hands, seat) == 0:
                 return go_out_nb(rules, S, buf, seat)                  # R39 (T27)
+            if st[ST_TURN_NEEDS_MIN] == 1:
+                return execute_go_out_nb(rules, S, buf, seat, plan)    # R30: taken to go out
             return CONTINUE
         st[ST_TURNS] -= 1
     if stock_gone:
@@ -264,7 +267,9 @@ def copy_turn_state_nb(S, seat, save):
 def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
     top card; a side that has not melded then adds take melds from the hand until its minimum
-    is met (R35).  Returns False (nothing changed) if that minimum cannot be met."""
+    is met (R35), or, if it cannot be met, the player must go out concealed this turn (R30;
+    the caller sees ST_TURN_NEEDS_MIN still set).  Returns False (nothing changed) only if
+    the planning failed, which the exact reachability checks rule out."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
@@ -279,9 +284,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     order = ws[WS_ORDER]
     n_order = 1
     order[0] = top
-    count = k * card_value_nb(rules, top) + d * 20 + j * 50
-    if rules.top_card_counts_for_minimum == 1:
-        count += card_value_nb(rules, top)                            # R28
+    count = take_count_nb(rules, top, k, d, j)                        # R28
     place_cards_nb(rules, st, hands, melds, sidev, buf, seat, top, k, d, j, False)
     melds[side, top, M_NAT] += 1                                       # the top card
     taken[top, M_NAT] = k
@@ -289,23 +292,17 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     taken[top, M_JOKER] = j
     if st[ST_TURN_NEEDS_MIN] == 1:
         st[ST_TURN_COUNT] = count
-        while st[ST_TURN_COUNT] < st[ST_TURN_MIN]:                     # R35
-            kind, r, nat, de, jo = choose_meld_step_nb(rules, S, seat, pol, params, opts,
-                                                       plan, rest, True)
-            if kind < 0 or kind == OPT_STOP:
-                break
-            place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, False)
-            st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
-            if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
-                order[n_order] = r
-                n_order += 1
-            taken[r, M_NAT] += nat
-            taken[r, M_DEUCE] += de
-            taken[r, M_JOKER] += jo
-        if st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
-            restore_turn_nb(S, seat)
-            return False
-        st[ST_TURN_NEEDS_MIN] = 0
+        keep = max(0, 2 - rest)
+        if count + reachable_count_nb(rules, hands[seat], melds, side, keep, ws) \
+                >= st[ST_TURN_MIN]:
+            n_order = plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest,
+                                         top, taken, order)
+            if st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
+                restore_turn_nb(S, seat)                          # a safety net: never hit
+                st[ST_CHECK_FAILS] += 1
+                return False
+            st[ST_TURN_NEEDS_MIN] = 0
+        # else: the take is legal only to go out concealed (R30); the caller goes out
     for r in range(FIRST_NATURAL, NKINDS):
         if not (st[ST_TURN_PRE_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
             st[ST_TURN_TAKE_CANASTAS] |= np.int64(1) << r           # 2.11 concealed canasta
@@ -313,6 +310,29 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     join_pile_nb(S, buf, seat)
     sidev[side, SIDE_PILE_TAKES] += 1
     return True
+
+
+@kernel
+def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest, top, taken, order):
+    """R35: a side that has not melded adds take melds from the hand, chosen by its policy,
+    until the top card and those hand cards reach its minimum.  Records the cards in
+    ``taken`` and the new ranks in ``order``; returns the number of take melds."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    n_order = 1
+    while st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
+        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, seat, pol, params, opts, plan,
+                                                   rest, True)
+        if kind < 0 or kind == OPT_STOP:
+            break
+        place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, False)
+        st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
+        if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
+            order[n_order] = r
+            n_order += 1
+        taken[r, M_NAT] += nat
+        taken[r, M_DEUCE] += de
+        taken[r, M_JOKER] += jo
+    return n_order
 
 
 @kernel
@@ -403,7 +423,7 @@ def execute_go_out_nb(rules, S, buf, seat, plan):
     discard = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
     for r in range(BLACK3, NKINDS):
         if plan[r, M_NAT] + plan[r, M_DEUCE] + plan[r, M_JOKER] > 0:
-            if st[ST_TURN_NEEDS_MIN] == 1:
+            if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
                 st[ST_TURN_COUNT] += plan[r, M_NAT] * card_value_nb(rules, r) \
                     + plan[r, M_DEUCE] * 20 + plan[r, M_JOKER] * 50
             place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, plan[r, M_NAT],
@@ -451,8 +471,9 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
 
 @kernel
 def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
-    """R15-R30, R39-R44: atomic meld steps chosen by the seat's policy until it stops or goes
-    out.  A started initial meld that can no longer reach the minimum is taken back whole."""
+    """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
+    Every offered step keeps a legal end of the turn reachable (actions.step_legal_nb), so an
+    initial meld, once started, can always be completed."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
@@ -462,15 +483,16 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     while True:
         kind, r, nat, de, jo = choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, 0,
                                                    False)
-        if kind < 0:                         # dead end of an initial meld: take it back
+        if kind < 0:                # a safety net: exact reachability rules dead ends out
             restore_turn_nb(S, seat)
+            st[ST_CHECK_FAILS] += 1
             return CONTINUE
         if kind == OPT_STOP:
             return CONTINUE
         if kind == OPT_GO_OUT:
             return execute_go_out_nb(rules, S, buf, seat, plan)
-        if st[ST_TURN_NEEDS_MIN] == 1:
-            st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
+        if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
+            st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50   # R28
         place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, True)
         if hand_size_nb(hands, seat) == 0:
             return go_out_nb(rules, S, buf, seat)                      # T31

@@ -192,7 +192,7 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
 
 
 @kernel
-def greedy_take_nb(rules, st, sidev, hand_row, melds, pile, seat, ws):
+def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, ws):
     """``greedy``'s pile take, the legal one it likes best (as :func:`greedy_option_score_nb`
     ranks them): the most naturals from the hand, then the fewest wild cards, deuces before
     jokers.  Returns (naturals, deuces, jokers), or (-1, 0, 0) if the pile cannot be taken."""
@@ -210,7 +210,7 @@ def greedy_take_nb(rules, st, sidev, hand_row, melds, pile, seat, ws):
                 if d > hand_row[DEUCE] or j > hand_row[JOKER]:
                     continue
                 if take_method_ok_nb(rules, frozen, existing, k, d, j) and take_legal_nb(
-                        rules, st, hand_row, melds, side, top, k, d, j, rest, canastas,
-                        unmelded, ws):
+                        rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, rest,
+                        canastas, unmelded, plan, ws):
                     return k, d, j
     return -1, 0, 0

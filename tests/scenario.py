@@ -116,10 +116,10 @@ class Position:
 
     def take_options(self, seat: int) -> list:
         """The legal pile takes as (naturals, deuces, jokers) from the hand."""
-        hands, melds, _, pile, st, _, sidev, _, ws, _ = self.S
+        hands, melds, _, pile, st, seatv, sidev, _, ws, _ = self.S
         self.begin(seat, take=True)
-        n = actions.take_options_nb(self.nb, st, sidev, hands[seat], melds, pile, seat,
-                                    self.opts, 0, ws)
+        n = actions.take_options_nb(self.nb, st, seatv, sidev, hands[seat], melds, pile, seat,
+                                    self.opts, 0, self.plan, ws)
         return [tuple(int(x) for x in self.opts[i, 1:4]) for i in range(n)]
 
     def can_take(self, seat: int) -> bool:

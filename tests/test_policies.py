@@ -67,7 +67,8 @@ def test_greedy_take_is_the_best_legal_take():
         pos, _, _ = random_position(seed, "greedy")
         hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = pos.S
         options = pos.take_options(0)
-        k, d, j = policies.greedy_take_nb(pos.nb, st, sidev, hands[0], melds, pile, 0, ws)
+        k, d, j = policies.greedy_take_nb(pos.nb, st, seatv, sidev, hands[0], melds, pile, 0,
+                                          pos.plan, ws)
         if not options:
             assert k == -1
             continue
