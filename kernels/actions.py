@@ -115,9 +115,11 @@ def can_finish_nb(rules, st, hand_row, melds, side, hand_left, canastas_after):
 
 
 @kernel
-def plan_full_meld_nb(rules, hv, melds, side, plan, ws):
+def plan_full_meld_nb(rules, hv, melds, side, pre, plan, ws):
     """Can every card of the hand vector ``hv`` be melded, leaving the side with the canastas
-    needed to go out (R18-R25, R40)?  Fills ``plan[rank] = (naturals, deuces, jokers)``
+    needed to go out (R18-R25, R40)?  Spare wild cards go to melds outside the bitmask
+    ``pre`` (the melds the side had before the turn) first, which keeps a going-out concealed
+    where it can be (R44).  Fills ``plan[rank] = (naturals, deuces, jokers)``
     to add; returns the number of canastas afterwards, or -1 if impossible."""
     plan[:, :] = 0
     wild_need = ws[WS_NEED]
@@ -172,7 +174,9 @@ def plan_full_meld_nb(rules, hv, melds, side, plan, ws):
             if 0 < size[r] < 7:
                 deficit = 7 - size[r]
                 if deficit <= room[r] and deficit <= wilds:
-                    if best < 0 or deficit < 7 - size[best]:
+                    # the cheapest completion; on a tie the turn's own meld (R44 iii)
+                    if best < 0 or deficit < 7 - size[best] or (
+                            deficit == 7 - size[best] and (pre >> best) & 1 == 1):
                         best = r
         if best < 0:
             return -1
@@ -182,15 +186,18 @@ def plan_full_meld_nb(rules, hv, melds, side, plan, ws):
         size[best] += d
         wilds -= d
         have += 1
-    # the remaining wild cards: melds already mixed first, natural canastas last
-    for rnd in range(3):
+    # the remaining wild cards: the turn's own melds before the partner's (R44 iii), and
+    # within each, melds already mixed first and natural canastas last
+    for rnd in range(6):
+        own = rnd < 3
         for r in range(FIRST_NATURAL, NKINDS):
             if wilds == 0:
                 break
-            if size[r] == 0 or room[r] == 0:
+            if size[r] == 0 or room[r] == 0 or own == ((pre >> r) & 1 == 1):
                 continue
             mixed = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER] + add[r] > 0
-            if (rnd == 0 and mixed) or (rnd == 1 and size[r] < 7) or rnd == 2:
+            step = rnd % 3
+            if (step == 0 and mixed) or (step == 1 and size[r] < 7) or step == 2:
                 k = min(room[r], wilds)
                 add[r] += k
                 room[r] -= k
@@ -294,7 +301,7 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
             if hv[d] == 0:
                 continue
             hv[d] -= 1
-        have = plan_full_meld_nb(rules, hv, melds, side, plan, ws)
+        have = plan_full_meld_nb(rules, hv, melds, side, st[ST_TURN_PRE_RANKS], plan, ws)
         ok = have >= 0 and out_allowed_nb(rules, st, have)
         if ok and st[ST_TURN_NEEDS_MIN] == 1:
             count = st[ST_TURN_COUNT]

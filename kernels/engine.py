@@ -19,15 +19,15 @@ from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .layout import (COL_CHECK_FAILS, COL_CONCEALED, COL_DEALER, COL_END_REASON, COL_OUT_SEAT, COL_STOCK_LEFT,
                      COL_TRACE_OVERFLOW, COL_TURNS, COL_UPCARDS, END_OUT, END_STOCK,
                      EV_ASK, EV_DISCARD, EV_DRAW, EV_END, EV_OUT, EV_RED3, EV_TAKE,
-                     RED3_FROM_PILE, RED3_FROM_STOCK, S_CANASTA_BONUS, S_HAND, S_MELDED,
+                     RED3_FROM_DEAL, RED3_FROM_PILE, RED3_FROM_STOCK, S_CANASTA_BONUS, S_HAND, S_MELDED,
                      S_MELDS, S_MIXED, S_NATURAL, S_OUT_BONUS, S_PILE_TAKES, S_RED3,
                      S_RED3_DEALT, S_RED3_POINTS, S_SCORE, SIDE_BASE, SIDE_STRIDE)
 from .layout import POLICY_GREEDY
 from .policies import decide_nb, greedy_meld_step_nb, greedy_take_nb
-from .rules_nb import Ask, Red3Requires
+from .rules_nb import Ask, Red3Requires, Red3Timing
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
 from .state import (WM_SAVE, WM_TAKEN, WS_CHECK_HAVE, WS_CHECK_WANT, WS_ORDER, WS_SAVE_HAND, WS_SAVE_ST, WS_SCORES,
-                    M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_CONCEALED_CANASTAS,
+                    M_DEUCE, M_JOKER, M_NAT, SEAT_HAD_TURN, SEAT_MELDED_BEFORE, SIDE_CONCEALED_CANASTAS,
                     SIDE_MELDED, SIDE_MINIMUM, SIDE_PILE_TAKES, SIDE_RED3, SIDE_RED3_DEALT,
                     ST_CONCEALED, ST_DEALER, ST_DECK_N, ST_END_REASON, ST_FREEZERS, ST_NSEATS,
                     ST_NSIDES, ST_OUT_SEAT, ST_PILE_N, ST_R49, ST_STOCK_POS, ST_TRACE_ON,
@@ -517,6 +517,10 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if seatv[seat, SEAT_HAD_TURN] == 0:
+        seatv[seat, SEAT_HAD_TURN] = 1
+        if rules.red3_replacement_timing == Red3Timing.FIRST_TURN:
+            place_red3s_nb(S, buf, seat, RED3_FROM_DEAL)              # R9, knob timing
     if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
         return DEAL_OVER
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:

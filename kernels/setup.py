@@ -4,6 +4,7 @@ from .jit import kernel
 
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
 from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
+from .rules_nb import Red3Timing
 from .rng import STREAM_DEALER, STREAM_DECK, rand_below_nb, seed_streams_nb
 from .state import (SIDE_MINIMUM, SIDE_RED3, SIDE_RED3_DEALT, SIDE_SCORE_BEFORE, ST_DEALER,
                     ST_DECK_N, ST_FREEZERS, ST_NSEATS, ST_NSIDES, ST_PILE_N, ST_STOCK_POS,
@@ -99,9 +100,10 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     trace_start_nb(rules, S, buf, dealer, dealt)
     for s in range(n):
         sidev[side_of_nb(st, s), SIDE_RED3_DEALT] += hands[s, RED3]
-    for i in range(n):                                                # R9
-        seat = (dealer + 1 + i) % n
-        place_red3s_nb(S, buf, seat, RED3_FROM_DEAL)
+    if rules.red3_replacement_timing == Red3Timing.AFTER_DEAL:
+        for i in range(n):                                            # R9
+            seat = (dealer + 1 + i) % n
+            place_red3s_nb(S, buf, seat, RED3_FROM_DEAL)
     turn_upcard_nb(rules, S, buf)
 
 

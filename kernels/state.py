@@ -67,7 +67,8 @@ NST = 32
 # seatv columns
 SEAT_MELDED_BEFORE = 0   # the seat melded in an earlier turn of this deal (R44 i)
 SEAT_POLICY = 1
-NSEATV = 2
+SEAT_HAD_TURN = 2        # the seat has begun a turn (red3_replacement_timing=first_turn)
+NSEATV = 3
 
 # sidev columns
 SIDE_RED3 = 0

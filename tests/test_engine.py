@@ -117,3 +117,26 @@ def test_scores_before_sets_the_minimum():
     low = canasta_sim.simulate(200, seed=4)
     # needing 120 instead of 50 makes side 0 meld less often
     assert sum(table.column("s0_melded").to_pylist()) < sum(low.column("s0_melded").to_pylist())
+
+
+VARIANTS = ["seed-a", "seed-b", "two-player", "three-player", "six-player", "six-player-3x2",
+            "classic(ask_permission=required)",
+            "classic(unmelded_pile_access=forbidden,top_card_counts_for_minimum=false)",
+            "classic(last_card_red3_may_meld=true,empty_stock_forced_take=false)",
+            "classic(red3_positive_requires=canasta,concealed_allows_final_discard=false)",
+            "classic(one_card_pile_restriction=false,unfrozen_take_by_layoff=false,"
+            "unfrozen_take_natural_plus_wild=false)",
+            "classic(black3_card_value=100,max_wilds_per_meld=none)",
+            "classic(red3_replacement_timing=first_turn,upcard_cover_set=wild_red3)"]
+
+
+@pytest.mark.skipif(not REFEREE.exists(), reason="../shared/referee is not beside the checkout")
+@pytest.mark.parametrize("rules", VARIANTS)
+def test_referee_accepts_every_variant(tmp_path, rules):
+    """The kernels are generic over the rule knobs: the referee checks them under each."""
+    nb = canasta_sim.parse_rules(rules).num_players
+    policies = ",".join((["random", "greedy"] * 3)[:nb])
+    lines = list(trace_lines(rules, 21, 0, 200, policies))
+    done = _referee(tmp_path, lines)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1].endswith("violations=0")
