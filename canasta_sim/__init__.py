@@ -8,7 +8,8 @@ from canasta_sim._cache import configure_numba_cache
 configure_numba_cache()  # must run before anything imports numba
 
 try:
-    from importlib.metadata import PackageNotFoundError, version as _version
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as _version
 
     __version__ = _version("canasta-sim")
 except PackageNotFoundError:  # running from a source tree that is not installed

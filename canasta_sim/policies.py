@@ -75,8 +75,9 @@ def _parse_params(name, spec, body):
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq or key not in spec.params:
-            raise BadInput(f"policy {name!r} has no parameter {(key if eq else item.strip())!r}: accepted "
-                           f"parameters are {accepted}")
+            bad = key if eq else item.strip()
+            raise BadInput(f"policy {name!r} has no parameter {bad!r}: accepted parameters "
+                           f"are {accepted}")
         try:
             given[key] = float(value)
         except ValueError:
@@ -86,7 +87,7 @@ def _parse_params(name, spec, body):
 
 
 def parse_policies(text, num_players: int):
-    """Policies for every seat -> (names tuple, ids int64[MAX_SEATS], params float64[MAX_SEATS, NPARAMS]).
+    """Policies for every seat -> (names, ids int64[MAX_SEATS], params float64[MAX_SEATS, NPARAMS]).
 
     ``text`` is one policy for every seat or ``num_players`` comma-separated
     policies (a sequence of names is accepted too).  Unused seats get id -1.

@@ -11,18 +11,45 @@ of a trace is legal on its own; going out is one macro step built by
 :func:`find_go_out_nb`.
 """
 import numpy as np
-from .jit import kernel
 
-from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .jit import kernel
 from .layout import EV_MELD
 from .rules_nb import Ask
-from .state import (WS_ADD, WS_HAND, WS_NEED, WS_PAIR_NEED, WS_PAIR_VALUE, WS_ROOM, WS_SIZE,
-                    M_DEUCE, M_JOKER, M_NAT, SEAT_MELDED_BEFORE, SIDE_MELDED, SIDE_MINIMUM,
-                    ST_NSEATS, ST_NSIDES, ST_PILE_N, ST_FREEZERS, ST_TURN_ADDED_PRE,
-                    ST_TURN_ASK, ST_TURN_COUNT, ST_TURN_LAST_RED3, ST_TURN_MELDED, ST_TURN_MIN,
-                    ST_TURN_NEEDS_MIN, ST_TURN_NEW_RANKS, ST_TURN_PRE_RANKS, ST_TURN_TAKE,
-                    canastas_nb, card_value_nb, meld_ok_nb, meld_size_nb, side_of_nb,
-                    wild_capacity_nb)
+from .state import (
+    M_DEUCE,
+    M_JOKER,
+    M_NAT,
+    SEAT_MELDED_BEFORE,
+    SIDE_MELDED,
+    ST_FREEZERS,
+    ST_NSEATS,
+    ST_NSIDES,
+    ST_PILE_N,
+    ST_TURN_ADDED_PRE,
+    ST_TURN_ASK,
+    ST_TURN_COUNT,
+    ST_TURN_LAST_RED3,
+    ST_TURN_MELDED,
+    ST_TURN_MIN,
+    ST_TURN_NEEDS_MIN,
+    ST_TURN_NEW_RANKS,
+    ST_TURN_PRE_RANKS,
+    ST_TURN_TAKE,
+    WS_ADD,
+    WS_HAND,
+    WS_NEED,
+    WS_PAIR_NEED,
+    WS_PAIR_VALUE,
+    WS_ROOM,
+    WS_SIZE,
+    canastas_nb,
+    card_value_nb,
+    meld_ok_nb,
+    meld_size_nb,
+    side_of_nb,
+    wild_capacity_nb,
+)
 from .trace_buf import ev_begin_nb, ev_push_nb
 
 MAX_OPTS = 256
@@ -240,7 +267,8 @@ def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
         bit = np.int64(1) << r
         if placed > 0 and (st[ST_TURN_PRE_RANKS] & bit) != 0:
             return False                    # (iii) adds to a meld of the partner's
-        new = (st[ST_TURN_NEW_RANKS] & bit) != 0 or (placed > 0 and meld_size_nb(melds, side, r) == 0)
+        size = meld_size_nb(melds, side, r)
+        new = (st[ST_TURN_NEW_RANKS] & bit) != 0 or (placed > 0 and size == 0)
         if new and meld_size_nb(melds, side, r) + placed >= 7:
             own_canasta = True
     return own_canasta

@@ -20,18 +20,32 @@ size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
     useful to itself: a black three first, then a single card of a rank its side
     has not melded (highest value first), keeping pairs and wild cards to last.
 """
-from .jit import kernel
-
-from .actions import (DEC_DISCARD, NEW_2N_DEUCE, NEW_3N, OPT_ADD, OPT_ASK, OPT_GO_OUT, OPT_NEW,
-                      OPT_NO_ASK, OPT_STOP, OPT_TAKE, OPT_YES, canastas_nb, find_go_out_nb,
-                      step_legal_nb, stop_legal_nb, take_context_nb, take_legal_nb,
-                      take_method_ok_nb)
+from .actions import (
+    DEC_DISCARD,
+    NEW_2N_DEUCE,
+    NEW_3N,
+    OPT_ADD,
+    OPT_ASK,
+    OPT_GO_OUT,
+    OPT_NEW,
+    OPT_NO_ASK,
+    OPT_STOP,
+    OPT_TAKE,
+    OPT_YES,
+    canastas_nb,
+    find_go_out_nb,
+    step_legal_nb,
+    stop_legal_nb,
+    take_context_nb,
+    take_legal_nb,
+    take_method_ok_nb,
+)
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
+from .jit import kernel
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .rng import STREAM_POLICY, rand_below_nb
 from .rules_nb import Ask
-from .state import (M_DEUCE, M_JOKER, M_NAT, ST_TURN_LAST_RED3, card_value_nb, meld_size_nb,
-                    side_of_nb, wild_capacity_nb)
+from .state import ST_TURN_LAST_RED3, card_value_nb, meld_size_nb, side_of_nb
 
 
 @kernel

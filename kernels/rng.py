@@ -5,6 +5,7 @@ state and steps that state.  Streams are independent uint64 slots of a small
 array, so results never depend on threads, batch sizes or machines.
 """
 import numpy as np
+
 from .jit import kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)

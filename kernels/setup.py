@@ -1,15 +1,29 @@
 """Dealing a deal: deck, shuffle, deal, dealt red threes, upcard (R2, R5-R10)."""
-import numpy as np
-from .jit import kernel
-
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
+from .jit import kernel
 from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
-from .rules_nb import Red3Timing
 from .rng import STREAM_DEALER, STREAM_DECK, rand_below_nb, seed_streams_nb
-from .state import (SIDE_MINIMUM, SIDE_RED3, SIDE_RED3_DEALT, SIDE_SCORE_BEFORE, ST_DEALER,
-                    ST_DECK_N, ST_FREEZERS, ST_NSEATS, ST_NSIDES, ST_PILE_N, ST_STOCK_POS,
-                    ST_TRACE_ON, ST_UPCARDS, ST_CHECK_ON, freezes_pile_nb, in_cover_set_nb,
-                    initial_minimum_nb, side_of_nb)
+from .rules_nb import Red3Timing
+from .state import (
+    SIDE_MINIMUM,
+    SIDE_RED3,
+    SIDE_RED3_DEALT,
+    SIDE_SCORE_BEFORE,
+    ST_CHECK_ON,
+    ST_DEALER,
+    ST_DECK_N,
+    ST_FREEZERS,
+    ST_NSEATS,
+    ST_NSIDES,
+    ST_PILE_N,
+    ST_STOCK_POS,
+    ST_TRACE_ON,
+    ST_UPCARDS,
+    freezes_pile_nb,
+    in_cover_set_nb,
+    initial_minimum_nb,
+    side_of_nb,
+)
 from .trace_buf import ev_begin_nb, ev_push_nb
 
 

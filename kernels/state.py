@@ -17,9 +17,9 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 * ``wm``     int64[2, MELD_KINDS, 3]      scratch meld tables (``WM_*``)
 """
 import numpy as np
-from .jit import entry, kernel
 
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
+from .jit import entry, kernel
 from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from .rng import NSTREAMS
 from .rules_nb import CoverSet, WildRatio

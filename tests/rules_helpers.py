@@ -11,9 +11,8 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-
 from canasta_sim.kernels import actions, cards, state
-from canasta_sim.kernels.cards import TOKENS, TOKEN_TO_KIND
+from canasta_sim.kernels.cards import TOKEN_TO_KIND, TOKENS
 
 
 def clone(pos):

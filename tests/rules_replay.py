@@ -610,6 +610,7 @@ def stock_end_deals(rules="classic", policies="random", seed=11, scan=10000, lim
     import numpy as np
     from canasta_sim.kernels import layout
     from canasta_sim.kernels.engine import play_deals_nb
+
     from canasta_sim.runner import prepare
     plan = prepare(scan, seed, rules, policies)
     out = np.zeros((scan, layout.NCOLS), np.int64)

@@ -9,12 +9,18 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-
 from canasta_sim.kernels import actions, engine, state
 from canasta_sim.kernels.cards import NKINDS, RED3, TOKEN_TO_KIND, TOKENS
+from canasta_sim.kernels.layout import (
+    MAX_SEATS,
+    NCOLS,
+    NPARAMS,
+    SIDE_BASE,
+    SIDE_FIELDS,
+    SIDE_STRIDE,
+)
 from canasta_sim.kernels.rng import seed_streams_nb
-from canasta_sim.kernels.layout import MAX_SEATS, NCOLS, NPARAMS, SIDE_BASE, SIDE_FIELDS, \
-    SIDE_STRIDE
+
 from canasta_sim.rules import parse_rules
 
 ALIASES = {"Jk": "JK", "jk": "JK", "3s": "3b", "3c": "3b", "3h": "3r", "3d": "3r"}

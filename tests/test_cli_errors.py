@@ -7,12 +7,12 @@ import sys
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from canasta_sim.kernels import layout
 from click.testing import CliRunner
 
 from canasta_sim import runner
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import layout
 from canasta_sim.policies import parse_policies
 
 

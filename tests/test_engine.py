@@ -4,11 +4,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import canasta_sim
-from canasta_sim.kernels import layout
 from canasta_sim.trace import trace_events, trace_lines
 
 REFEREE = Path(__file__).resolve().parents[2] / "shared" / "referee" / "validate.py"

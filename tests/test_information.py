@@ -7,7 +7,6 @@ Seat 0's play must not change.
 """
 import numpy as np
 import pytest
-
 from canasta_sim.kernels import state
 from scenario import random_position
 

@@ -1,7 +1,6 @@
 """The scripted policies do what their documentation (kernels/policies.py) says."""
 import numpy as np
 import pytest
-
 from canasta_sim.kernels import actions, policies, state
 from canasta_sim.kernels.cards import DEUCE, JOKER, TOKEN_TO_KIND
 from scenario import Position, random_position
@@ -47,7 +46,7 @@ def test_greedy_meld_step_is_a_best_scored_legal_option(scores):
         forms = {tuple(int(x) for x in row[:3]) if row[0] in (actions.OPT_NEW, actions.OPT_ADD)
                  else (int(row[0]),) for row in opts}
         assert single_card_form(kind, rank, nat, de, jo) in forms, (seed, kind, rank)
-        hands, melds = pos.S[0], pos.S[1]
+        melds = pos.S[1]
         side_scores = [policies.greedy_option_score_nb(pos.nb, 1, row, melds, 0) for row in opts]
         chosen = np.array([kind, rank, 0, 0, 0])
         if kind == actions.OPT_NEW:

@@ -5,11 +5,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from canasta_sim.kernels import layout
 
 from canasta_sim import _cache, runner
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import layout
-from canasta_sim.results import (check_writable, results_table, side_column, write_parquet)
+from canasta_sim.results import check_writable, results_table, side_column, write_parquet
 from canasta_sim.rules import parse_rules
 
 

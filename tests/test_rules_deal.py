@@ -6,15 +6,15 @@ The dealing order itself (R6, R9) is checked against the shuffled deck of ``deal
 """
 from collections import Counter
 
-import pytest
-
 import naive
+import pytest
 from canasta_sim.kernels import state
 from canasta_sim.kernels.cards import TOKENS
 from canasta_sim.kernels.setup import deal_nb
-from canasta_sim.runner import prepare
 from rules_replay import by_rule, replayed, traced
 from scenario import Position
+
+from canasta_sim.runner import prepare
 
 POLICIES = ("random", "greedy")
 

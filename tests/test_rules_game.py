@@ -7,15 +7,15 @@ scores, deal scores that can be negative, and the game knobs.  The game-end arit
 T45 is pinned down in ``naive.game_result`` so that the coming game loop can be checked
 against it; those assertions are marked below and test only the reference, not the engine.
 """
+import naive
 import numpy as np
 import pytest
-
-import naive
 from canasta_sim.kernels import layout, state
 from canasta_sim.kernels.engine import play_deals_nb
+from rules_replay import traced
+
 from canasta_sim.rules import parse_rules
 from canasta_sim.runner import prepare
-from rules_replay import traced
 
 CLASSIC = parse_rules("classic").to_kernel()
 
@@ -30,7 +30,7 @@ def test_T46_bracket_is_read_at_the_start_of_each_deal(finish, minimum):
 def test_T46_next_deal_starts_from_the_cumulative_score():
     """A deal played with scores_before = (1495, 1500) shows them in its trace and uses
     50 and 90 as the minimums (checked through the first melds by the trace replay)."""
-    from rules_replay import replayed, by_rule
+    from rules_replay import by_rule, replayed
     deals = traced("classic", "greedy", 3, 0, 40, (1495, 1500))
     assert all(d[0]["scores_before"] == [1495, 1500] for d in deals)     # R58
     violations, facts = replayed("classic", "greedy", 3, 0, 40, (1495, 1500))
@@ -41,7 +41,7 @@ def test_T46_next_deal_starts_from_the_cumulative_score():
 def test_R58_negative_cumulative_score_needs_15():
     for score in (-5, -230, -10_000):
         assert state.initial_minimum_nb(CLASSIC, score) == 15            # R58 -> R27
-    from rules_replay import replayed, by_rule
+    from rules_replay import by_rule, replayed
     violations, facts = replayed("classic", "greedy", 3, 0, 40, (-230, -5))
     assert by_rule(violations, "R26", "R35") == []
     assert facts["initial_melds_min_15"] > 0                             # R58: played with 15

@@ -1,8 +1,8 @@
 """Going out: RULES.md R16, R17, R39-R44, worked examples T31-T35."""
-from hypothesis import assume, given, settings, strategies as st
-
 import naive
 from canasta_sim.kernels import state
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from rules_helpers import go_out, hand_size, pile_of, random_turns, side_melds
 from rules_replay import by_rule, replayed
 from scenario import Position

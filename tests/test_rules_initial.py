@@ -5,15 +5,16 @@ meld options the engine offers (``rules_helpers.outcomes``), so the tests do not
 what a policy prefers.  Pile takes are made with chosen cards (``rules_helpers.take``);
 where a policy still picks further take melds, any legal pick must satisfy the assertion.
 """
-import pytest
-from hypothesis import given, settings, strategies as st
-
 import naive
+import pytest
 from canasta_sim.kernels import state
-from canasta_sim.rules import parse_rules
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules_helpers import go_out, new_meld_ranks, outcomes, side_melds, stop_ends, take
 from rules_replay import by_rule, replayed
 from scenario import Position
+
+from canasta_sim.rules import parse_rules
 
 CLASSIC = parse_rules("classic").to_kernel()
 
@@ -32,9 +33,9 @@ def test_T15_minimum_by_score(score, minimum):
 
 def test_R27_minimum_reaches_the_deal_from_scores_before():
     """A real deal started with cumulative scores uses the bracket of each side (R27)."""
-    from canasta_sim.runner import prepare
     from canasta_sim.kernels.setup import deal_nb
-    import numpy as np
+
+    from canasta_sim.runner import prepare
     plan = prepare(1, 3, "classic", "greedy", [1600, -20])
     p = Position()
     deal_nb(plan.rules_nb, p.S, p.buf, 3, 0, -1, plan.scores_before)

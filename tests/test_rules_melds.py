@@ -6,14 +6,15 @@ compared with the slow reference ``naive.meld_ok``.
 """
 import functools
 
-import pytest
-from hypothesis import assume, given, settings, strategies as st
-
 import naive
+import pytest
 from canasta_sim.kernels import state
-from canasta_sim.rules import parse_rules
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from rules_helpers import apply_step, outcomes, side_melds
 from scenario import Position
+
+from canasta_sim.rules import parse_rules
 
 RATIOS = ("none", "le", "lt", "half")
 

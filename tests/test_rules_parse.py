@@ -2,13 +2,22 @@
 import dataclasses
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from canasta_sim.kernels import rules_nb
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import rules_nb
 from canasta_sim.rules import (
-    KNOBS, PRESETS, BoolKnob, EnumKnob, IntKnob, MeldTableKnob, OptionalIntKnob, RuleSet,
-    parse_rules, preset_rules,
+    KNOBS,
+    PRESETS,
+    BoolKnob,
+    EnumKnob,
+    IntKnob,
+    MeldTableKnob,
+    OptionalIntKnob,
+    RuleSet,
+    parse_rules,
+    preset_rules,
 )
 
 CLASSIC_TABLE = "-inf:15;0:50;1500:90;3000:120"

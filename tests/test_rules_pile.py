@@ -3,13 +3,22 @@
 ``Position.take_options(seat)`` lists the legal takes as (naturals, deuces, jokers) from the
 hand that join the top card; an empty list means the pile cannot be taken.
 """
-import pytest
-from hypothesis import assume, given, settings, strategies as st
-
 import naive
+import pytest
 from canasta_sim.kernels import setup, state
-from rules_helpers import (frozen, hand_size, pile_of, random_turns, red3_of, side_melds,
-                           stock_left, take, turn_upcard)
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from rules_helpers import (
+    frozen,
+    hand_size,
+    pile_of,
+    random_turns,
+    red3_of,
+    side_melds,
+    stock_left,
+    take,
+    turn_upcard,
+)
 from rules_replay import by_rule, replayed
 from scenario import Position
 

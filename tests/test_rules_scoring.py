@@ -5,14 +5,15 @@ reference ``naive.score_side``; both must give the numbers of RULES.md section 4
 """
 import functools
 
-from hypothesis import given, settings, strategies as st
-
 import naive
 from canasta_sim.kernels import state
 from canasta_sim.kernels.cards import TOKENS
-from canasta_sim.rules import parse_rules
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rules_replay import by_rule, replayed
 from scenario import Position
+
+from canasta_sim.rules import parse_rules
 
 CLASSIC = parse_rules("classic").to_kernel()
 FIELDS = {"melds": "melds", "natural": "natural", "mixed": "mixed",

@@ -4,9 +4,9 @@ trace).  See ``tests/rules_replay.py`` for the checks and their rule tags."""
 import copy
 
 import pytest
+from rules_replay import DealReplay, replayed, traced
 
 from canasta_sim.rules import parse_rules
-from rules_replay import DealReplay, replayed, traced
 
 VARIANTS = [
     ("classic", None),

@@ -1,0 +1,1 @@
+"""Benchmarks of canasta-sim: ``python -m benchmarks --help``."""
