@@ -610,6 +610,19 @@ def take_context_nb(rules, st, sidev, hand_row, pile, seat):
 
 
 @kernel
+def take_min_naturals_nb(rules, frozen, existing):
+    """The fewest natural cards of the top card's rank a take needs from the hand: two for a
+    frozen pile (R33); else none for a lay-off, one beside a wild card, two otherwise (R34)."""
+    if frozen:
+        return 2
+    if existing and rules.unfrozen_take_by_layoff == 1:
+        return 0
+    if rules.unfrozen_take_natural_plus_wild == 1:
+        return 1
+    return 2
+
+
+@kernel
 def take_method_ok_nb(rules, frozen, existing, k, d, j):
     """R33/R34: does a take meld of the top card with k naturals, d deuces and j jokers from
     the hand use an allowed method (natural pair; natural and wild; lay-off)?"""
@@ -630,7 +643,7 @@ def take_options_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, opts, 
     existing = meld_size_nb(melds, side, top) > 0
     canastas = canastas_nb(melds, side)
     max_w = min(rules.max_wilds_per_meld, 8)
-    for k in range(hand_row[top] + 1):
+    for k in range(take_min_naturals_nb(rules, frozen, existing), hand_row[top] + 1):
         for d in range(min(hand_row[DEUCE], max_w) + 1):
             for j in range(min(hand_row[JOKER], max_w - d) + 1):
                 if take_method_ok_nb(rules, frozen, existing, k, d, j) and take_legal_nb(

@@ -39,6 +39,7 @@ from .actions import (
     take_context_nb,
     take_legal_nb,
     take_method_ok_nb,
+    take_min_naturals_nb,
 )
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .jit import kernel
@@ -217,7 +218,7 @@ def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, w
     existing = meld_size_nb(melds, side, top) > 0
     canastas = canastas_nb(melds, side)
     max_w = min(rules.max_wilds_per_meld, 8)
-    for k in range(hand_row[top], -1, -1):
+    for k in range(hand_row[top], take_min_naturals_nb(rules, frozen, existing) - 1, -1):
         for w in range(max_w + 1):
             for j in range(w + 1):
                 d = w - j
