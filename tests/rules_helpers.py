@@ -172,3 +172,17 @@ def stop_ends(pos, seat, keep=2):
         if how == "stop" and total - placed >= keep:
             ends.add(frozenset((r, v) for r, v in melds if r != "3b"))
     return ends
+
+
+CONTINUE, DEAL_OVER = 0, 1          # engine.play_turn_nb results
+CANASTA = {"9": "9 9 9 9 9 9 9"}
+
+
+def side0(rules="classic", **melds):
+    """A position where side 0 has melded (5-5-5 unless other melds are given)."""
+    from scenario import Position
+
+    p = Position(rules)
+    for rank, meld in (melds or {"5": "5 5 5"}).items():
+        p.meld(0, rank, meld)
+    return p

@@ -3,20 +3,19 @@ import naive
 from canasta_sim.kernels import state
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from rules_helpers import go_out, hand_size, pile_of, random_turns, side_melds
+from rules_helpers import (
+    CANASTA,
+    CONTINUE,
+    DEAL_OVER,
+    go_out,
+    hand_size,
+    pile_of,
+    random_turns,
+    side0,
+    side_melds,
+)
 from rules_replay import by_rule, replayed
 from scenario import Position
-
-CONTINUE, DEAL_OVER = 0, 1
-CANASTA = {"9": "9 9 9 9 9 9 9"}
-
-
-def side0(rules="classic", **melds):
-    p = Position(rules)
-    for rank, cards in (melds or {"5": "5 5 5"}).items():
-        p.meld(0, rank, cards)
-    return p
-
 
 # ---- T31-T34 ---------------------------------------------------------------------------------------
 

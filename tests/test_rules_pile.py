@@ -14,6 +14,7 @@ from rules_helpers import (
     pile_of,
     random_turns,
     red3_of,
+    side0,
     side_melds,
     stock_left,
     take,
@@ -22,30 +23,22 @@ from rules_helpers import (
 from rules_replay import by_rule, replayed
 from scenario import Position
 
-
-def melded(rules="classic", **melds):
-    p = Position(rules)
-    for rank, cards in (melds or {"5": "5 5 5"}).items():
-        p.meld(0, rank, cards)
-    return p
-
-
 # ---- T22-T23 ----------------------------------------------------------------------------------------
 
 def test_T22_natural_plus_wild_takes_an_unfrozen_pile_only():
-    p = melded().hand(0, "8 Jk 9 7").pile("6 8")
+    p = side0().hand(0, "8 Jk 9 7").pile("6 8")
     assert (1, 0, 1) in p.take_options(0)                               # R34(b)
-    p = melded().hand(0, "8 Jk 9 7").pile("2 6 8")
+    p = side0().hand(0, "8 Jk 9 7").pile("2 6 8")
     assert frozen(p)                                                    # R32: a 2 inside
     assert p.take_options(0) == []                                      # R33
 
 
 def test_T23_layoff_take_on_an_unfrozen_pile():
-    p = melded(**{"8": "8 8 8"}).hand(0, "9 7 5").pile("6 8")
+    p = side0(**{"8": "8 8 8"}).hand(0, "9 7 5").pile("6 8")
     assert (0, 0, 0) in p.take_options(0)                               # R34(c)
-    p = melded(**{"8": "8 8 8"}).hand(0, "9 7 5").pile("2 6 8")
+    p = side0(**{"8": "8 8 8"}).hand(0, "9 7 5").pile("2 6 8")
     assert p.take_options(0) == []                                      # R33 frozen
-    p = melded(**{"8": "8 8 8"}).hand(0, "8 8 9 7").pile("2 6 8")
+    p = side0(**{"8": "8 8 8"}).hand(0, "8 8 9 7").pile("2 6 8")
     assert (2, 0, 0) in p.take_options(0)                               # R33 natural pair
     assert take(p, 0, 2)
     assert p.meld_of(0, "8") == (6, 0, 0)                               # R33: the three 8s join
@@ -56,28 +49,28 @@ def test_T23_layoff_take_on_an_unfrozen_pile():
     ("unfrozen_take_by_layoff", {"8": "8 8 8"}, "9 7 5", (0, 0, 0)),
 ])
 def test_R34_take_knobs(knob, melds, hand, take):
-    assert take in melded(**melds).hand(0, hand).pile("6 8").take_options(0)     # R34
-    p = melded(f"classic({knob}=false)", **melds).hand(0, hand).pile("6 8")
+    assert take in side0(**melds).hand(0, hand).pile("6 8").take_options(0)     # R34
+    p = side0(f"classic({knob}=false)", **melds).hand(0, hand).pile("6 8")
     assert take not in p.take_options(0)                                # R34 knob
 
 
 # ---- T24-T25: what stops and what freezes ------------------------------------------------------------
 
 def test_T24_black_three_on_top_stops_everyone():
-    p = melded(**{"7": "7 7 7"}).pile("6 3s")
+    p = side0(**{"7": "7 7 7"}).pile("6 3s")
     for seat, hand in enumerate(["3s 3c 7 7", "3s 3s 9", "7 7 Jk", "3c 3c 3s"]):
         p.hand(seat, hand)
         assert p.take_options(seat) == []                               # R31
 
 
 def test_T24_covered_black_three_has_no_effect_by_default():
-    p = melded(**{"7": "7 7 7"}).hand(0, "7 Jk 9 5").pile("3s 7")
+    p = side0(**{"7": "7 7 7"}).hand(0, "7 Jk 9 5").pile("3s 7")
     assert not frozen(p)                                                # D4 default
     assert (1, 0, 1) in p.take_options(0) and (0, 0, 0) in p.take_options(0)   # R34
 
 
 def test_T24_black_three_freezes_knob():
-    p = melded("classic(black_three_freezes=true)", **{"7": "7 7 7"}).hand(0, "7 Jk 9 5")
+    p = side0("classic(black_three_freezes=true)", **{"7": "7 7 7"}).hand(0, "7 Jk 9 5")
     p.pile("3s 7")
     assert frozen(p)                                                    # R32 knob
     assert p.take_options(0) == []                                      # R33
@@ -86,16 +79,16 @@ def test_T24_black_three_freezes_knob():
 
 
 def test_T25_discarded_deuce_stops_then_freezes():
-    p = melded(**{"9": "9 9 9"}).hand(0, "9 9 2 5").pile("6 2")
+    p = side0(**{"9": "9 9 9"}).hand(0, "9 9 2 5").pile("6 2")
     assert frozen(p) and p.take_options(0) == []                        # R31, R32
-    p = melded().hand(0, "9 Jk 5 6").pile("6 2 9")
+    p = side0().hand(0, "9 Jk 5 6").pile("6 2 9")
     assert p.take_options(0) == []                                      # R33
-    p = melded().hand(0, "9 9 5").pile("6 2 9")
+    p = side0().hand(0, "9 9 5").pile("6 2 9")
     assert p.take_options(0) == [(2, 0, 0)]                             # R33
 
 
 def test_R17_a_discarded_wild_card_freezes_the_pile():
-    p = melded().hand(0, "Jk").stock("2 9 9")
+    p = side0().hand(0, "Jk").stock("2 9 9")
     p.play_turn(0)                                                      # must discard a wild card
     assert pile_of(p)[-1] in ("2", "JK")
     assert frozen(p)                                                    # R17, R32
@@ -103,9 +96,9 @@ def test_R17_a_discarded_wild_card_freezes_the_pile():
 
 def test_R31_only_a_natural_top_card_can_be_taken():
     for top in ("2", "JK", "3s"):
-        p = melded(**{"9": "9 9 9"}).hand(0, "9 9 2 Jk 3s 3s").pile(f"9 {top}")
+        p = side0(**{"9": "9 9 9"}).hand(0, "9 9 2 Jk 3s 3s").pile(f"9 {top}")
         assert p.take_options(0) == []                                  # R31
-    p = melded(**{"9": "9 9 9"}).hand(0, "9 9 2 Jk 3s 3s").pile("5 9")
+    p = side0(**{"9": "9 9 9"}).hand(0, "9 9 2 Jk 3s 3s").pile("5 9")
     assert p.take_options(0)
 
 
@@ -127,25 +120,25 @@ def test_R32_unmelded_access_forbidden_knob():
 # ---- T26-T27: one-card rule and a take that empties the hand -------------------------------------
 
 def test_T26_one_card_rule():
-    p = melded(**{"9": "9 9 9"}).hand(0, "9").pile("9")
+    p = side0(**{"9": "9 9 9"}).hand(0, "9").pile("9")
     assert p.take_options(0) == []                                      # R37
-    p = melded(**{"9": "9 9 9"}).hand(0, "9").pile("5 9")
+    p = side0(**{"9": "9 9 9"}).hand(0, "9").pile("5 9")
     assert p.take_options(0) == [(0, 0, 0)]                             # two cards: allowed
 
 
 def test_R37_knob_off():
-    p = melded("classic(one_card_pile_restriction=false)",
+    p = side0("classic(one_card_pile_restriction=false)",
                **{"9": "9 9 9", "K": "K K K K K K K"}).hand(0, "9").pile("9")
     assert p.take_options(0)                                            # knob off
-    p = melded(**{"9": "9 9 9", "K": "K K K K K K K"}).hand(0, "9").pile("9")
+    p = side0(**{"9": "9 9 9", "K": "K K K K K K K"}).hand(0, "9").pile("9")
     assert p.take_options(0) == []                                      # R37
 
 
 def test_T27_take_that_completes_a_canasta_goes_out():
-    p = melded(**{"K": "K K K K K K"}).hand(0, "K K").pile("K")
+    p = side0(**{"K": "K K K K K K"}).hand(0, "K K").pile("K")
     assert (2, 0, 0) in p.take_options(0)                               # R16 ok: canasta made
     outs = 0
-    for result, q in random_turns(lambda: melded(**{"K": "K K K K K K"}).hand(0, "K K")
+    for result, q in random_turns(lambda: side0(**{"K": "K K K K K K"}).hand(0, "K K")
                                   .pile("K")):
         if q.meld_of(0, "K") == (9, 0, 0):
             assert result == 1 and hand_size(q, 0) == 0                 # DEAL_OVER (R39)
@@ -153,7 +146,7 @@ def test_T27_take_that_completes_a_canasta_goes_out():
             assert q.score()[0]["out_bonus"] == 100                     # not concealed (R44 iii)
             outs += 1
     assert outs > 0
-    p = melded().hand(0, "K K").pile("K")
+    p = side0().hand(0, "K K").pile("K")
     assert p.take_options(0) == []                                      # R16: no canasta
 
 

@@ -1,18 +1,18 @@
 """The end of the stock: RULES.md R13, R45-R50, worked examples T36-T37."""
 from canasta_sim.kernels import engine, state
-from rules_helpers import draw, hand_size, pile_of, random_turns, red3_of, stock_left
+from rules_helpers import (
+    CANASTA,
+    CONTINUE,
+    DEAL_OVER,
+    draw,
+    hand_size,
+    pile_of,
+    random_turns,
+    red3_of,
+    side0,
+    stock_left,
+)
 from rules_replay import by_rule, replayed, replayed_stock_ends
-from scenario import Position
-
-CONTINUE, DEAL_OVER = 0, 1
-CANASTA = {"9": "9 9 9 9 9 9 9"}
-
-
-def side0(rules="classic", **melds):
-    p = Position(rules)
-    for rank, cards in (melds or {"5": "5 5 5"}).items():
-        p.meld(0, rank, cards)
-    return p
 
 
 def test_R13_red_three_drawn_is_placed_and_replaced_at_once():
