@@ -109,9 +109,13 @@ def cli():
 @click.option("--batch-size", type=int, default=65536, show_default=True,
               help="Deals per kernel call; changes memory use and progress steps, never "
                    "the results, e.g. --batch-size 8192.")
+@click.option("--first-deal", type=int, default=0, show_default=True,
+              help="Index of the first deal: --first-deal 1000000 --deals 1000000 plays deals "
+                   "1000000..1999999, the same rows a single longer run gives them, so a "
+                   "study can be split into parts.")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar (it is also off when stderr is not a terminal).")
-def simulate(deals, seed, rules, policies, scores, out, batch_size, quiet):
+def simulate(deals, seed, rules, policies, scores, out, batch_size, first_deal, quiet):
     """Play --deals deals and write one row per deal to a Parquet file.
 
     Prints one summary line: deals, file, speed, mean deal score per side and the
@@ -128,7 +132,7 @@ def simulate(deals, seed, rules, policies, scores, out, batch_size, quiet):
 
     results.check_writable(out)
     batch_size = runner.check_batch_size(batch_size)
-    plan = runner.prepare(deals, seed, rules, policies, scores)
+    plan = runner.prepare(deals, seed, rules, policies, scores, first_deal=first_deal)
     progress = not quiet and sys.stderr.isatty()
     summary = _Summary(plan.rules.num_sides)
     start = time.perf_counter()

@@ -67,9 +67,12 @@ def _narrow(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
 
 def provenance(rules, seed: int, names, scores_before=None, created=None) -> dict:
     """Schema metadata (bytes -> bytes) saying how a table was made."""
+    import json
+    import platform
     from importlib.metadata import version
 
     from canasta_sim import __version__
+    from canasta_sim._cache import kernels_dir, kernels_hash
 
     num_sides = rules.num_sides
     scores = list(scores_before) if scores_before is not None else [0] * num_sides
@@ -79,7 +82,10 @@ def provenance(rules, seed: int, names, scores_before=None, created=None) -> dic
         "canasta_sim.seed": str(int(seed)),
         "canasta_sim.policies": ",".join(names),
         "canasta_sim.scores_before": ",".join(str(int(s)) for s in scores[:num_sides]),
+        "canasta_sim.knobs": json.dumps(rules.knobs(), sort_keys=True, default=str),
         "canasta_sim.version": __version__,
+        "canasta_sim.kernels_hash": kernels_hash(kernels_dir()),
+        "python.version": platform.python_version(),
         "numba.version": version("numba"),
         "numpy.version": np.__version__,
         "pyarrow.version": pa.__version__,
@@ -126,6 +132,9 @@ def results_table(out, first_deal, seed, rules, names, scores_before=None, metad
 def check_writable(path) -> str:
     """BadInput unless a file can be created at ``path``; call before a long run. Returns path."""
     path = os.fspath(path)
+    if not path.strip() or path.endswith(os.sep):
+        raise BadInput(f"cannot write {path!r}: accepted: a file path such as "
+                       "results/run.parquet")
     parent = os.path.dirname(os.path.abspath(path))
     shown = os.path.dirname(path) or "."
     if os.path.isdir(path):

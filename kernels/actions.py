@@ -38,15 +38,17 @@ from .state import (
     ST_TURN_TAKE,
     WS_ADD,
     WS_HAND,
-    WS_NEED,
     WS_PAIR_NEED,
     WS_PAIR_VALUE,
     WS_ROOM,
     WS_SIZE,
     canastas_nb,
     card_value_nb,
+    cards_value_nb,
     meld_ok_nb,
     meld_size_nb,
+    pile_rest_nb,
+    row_total_nb,
     side_of_nb,
     wild_capacity_nb,
 )
@@ -142,69 +144,30 @@ def can_finish_nb(rules, st, hand_row, melds, side, hand_left, canastas_after):
 
 
 @kernel
-def plan_full_meld_nb(rules, hv, melds, side, pre, plan, ws):
+def plan_full_meld_nb(rules, hv, melds, side, pre, own_only, plan, ws):
     """Can every card of the hand vector ``hv`` be melded, leaving the side with the canastas
-    needed to go out (R18-R25, R40)?  Spare wild cards go to melds outside the bitmask
-    ``pre`` (the melds the side had before the turn) first, which keeps a going-out concealed
-    where it can be (R44).  Fills ``plan[rank] = (naturals, deuces, jokers)``
-    to add; returns the number of canastas afterwards, or -1 if impossible."""
+    needed to go out (R18-R25, R40)?  Fills ``plan[rank] = (naturals, deuces, jokers)`` to
+    add; returns the number of canastas afterwards, or -1 if impossible.
+
+    ``pre`` is the bitmask of the side's melds from before the turn (the partner's).  With
+    ``own_only`` the plan may not touch them and must complete a canasta of its own, so the
+    going-out is concealed when the player had not melded before (R44); otherwise spare wild
+    cards still go to the turn's own melds first."""
     plan[:, :] = 0
-    wild_need = ws[WS_NEED]
     add = ws[WS_ADD]
     room = ws[WS_ROOM]
     size = ws[WS_SIZE]
-    for r in range(NKINDS):
-        wild_need[r] = 0
-        add[r] = 0
-        room[r] = 0
-        size[r] = 0
-    for r in range(FIRST_NATURAL, NKINDS):
-        h = hv[r]
-        if h == 0:
-            continue
-        plan[r, M_NAT] = h
-        if meld_size_nb(melds, side, r) == 0:
-            if h < rules.min_naturals_per_meld:
-                return -1
-            if h < 3:
-                wild_need[r] = 3 - h
-    b3 = hv[BLACK3]
-    if b3 > 0:
-        if rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4:   # R25, D10
-            plan[BLACK3, M_NAT] = b3
-        else:
-            return -1
-    if hv[RED3] > 0:
+    wilds = plan_naturals_nb(rules, hv, melds, side, pre, own_only, plan, ws)
+    if wilds < 0:
         return -1
-    wilds = hv[JOKER] + hv[DEUCE]
-    for r in range(FIRST_NATURAL, NKINDS):
-        nat = melds[side, r, M_NAT] + plan[r, M_NAT]
-        have_w = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]
-        size[r] = nat + have_w
-        if size[r] == 0:
-            continue
-        room[r] = wild_capacity_nb(rules, nat) - have_w
-        if wild_need[r] > 0:
-            if room[r] < wild_need[r] or wilds < wild_need[r]:
-                return -1
-            add[r] = wild_need[r]
-            wilds -= wild_need[r]
-            room[r] -= wild_need[r]
-            size[r] += wild_need[r]
     have = 0
+    own = 0
     for r in range(FIRST_NATURAL, NKINDS):
         if size[r] >= 7:
             have += 1
-    while have < rules.canastas_to_go_out:          # R40: complete the cheapest melds
-        best = -1
-        for r in range(FIRST_NATURAL, NKINDS):
-            if 0 < size[r] < 7:
-                deficit = 7 - size[r]
-                if deficit <= room[r] and deficit <= wilds:
-                    # the cheapest completion; on a tie the turn's own meld (R44 iii)
-                    if best < 0 or deficit < 7 - size[best] or (
-                            deficit == 7 - size[best] and (pre >> best) & 1 == 1):
-                        best = r
+            own += 1 - ((pre >> r) & 1)
+    while have < rules.canastas_to_go_out or (own_only and own == 0):   # R40
+        best = cheapest_completion_nb(room, size, wilds, pre)
         if best < 0:
             return -1
         d = 7 - size[best]
@@ -213,24 +176,8 @@ def plan_full_meld_nb(rules, hv, melds, side, pre, plan, ws):
         size[best] += d
         wilds -= d
         have += 1
-    # the remaining wild cards: the turn's own melds before the partner's (R44 iii), and
-    # within each, melds already mixed first and natural canastas last
-    for rnd in range(6):
-        own = rnd < 3
-        for r in range(FIRST_NATURAL, NKINDS):
-            if wilds == 0:
-                break
-            if size[r] == 0 or room[r] == 0 or own == ((pre >> r) & 1 == 1):
-                continue
-            mixed = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER] + add[r] > 0
-            step = rnd % 3
-            if (step == 0 and mixed) or (step == 1 and size[r] < 7) or step == 2:
-                k = min(room[r], wilds)
-                add[r] += k
-                room[r] -= k
-                size[r] += k
-                wilds -= k
-    if wilds > 0:
+        own += 1 - ((pre >> best) & 1)
+    if place_spare_wilds_nb(melds, side, pre, wilds, add, room, size) > 0:
         return -1
     jokers = hv[JOKER]
     for r in range(FIRST_NATURAL, NKINDS):
@@ -242,12 +189,97 @@ def plan_full_meld_nb(rules, hv, melds, side, pre, plan, ws):
 
 
 @kernel
+def plan_naturals_nb(rules, hv, melds, side, pre, own_only, plan, ws):
+    """First part of :func:`plan_full_meld_nb`: every natural and black three of ``hv`` into
+    ``plan``, and the wild cards that pairs need; fills the scratch rows of sizes and room
+    for wild cards.  Returns the wild cards left, or -1 if the hand cannot be melded."""
+    add = ws[WS_ADD]
+    room = ws[WS_ROOM]
+    size = ws[WS_SIZE]
+    for r in range(NKINDS):
+        add[r] = 0
+        room[r] = 0
+        size[r] = 0
+    if hv[RED3] > 0:
+        return -1
+    b3 = hv[BLACK3]
+    if b3 > 0:
+        if rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4:   # R25, D10
+            plan[BLACK3, M_NAT] = b3
+        else:
+            return -1
+    wilds = hv[JOKER] + hv[DEUCE]
+    for r in range(FIRST_NATURAL, NKINDS):
+        h = hv[r]
+        nat = melds[side, r, M_NAT] + h
+        have_w = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]
+        size[r] = nat + have_w
+        if size[r] == 0:
+            continue
+        partner_meld = (pre >> r) & 1 == 1
+        if own_only and partner_meld:
+            if h > 0:
+                return -1                     # (iii): would add to the partner's meld
+            continue                          # room stays 0: no wild cards there either
+        plan[r, M_NAT] = h
+        room[r] = wild_capacity_nb(rules, nat) - have_w
+        if h > 0 and have_w + melds[side, r, M_NAT] == 0:         # a new meld (R18)
+            if h < rules.min_naturals_per_meld:
+                return -1
+            need = max(0, 3 - h)
+            if room[r] < need or wilds < need:
+                return -1
+            add[r] = need
+            wilds -= need
+            room[r] -= need
+            size[r] += need
+    return wilds
+
+
+@kernel
+def cheapest_completion_nb(room, size, wilds, pre):
+    """The meld that the fewest wild cards turn into a canasta (R23), the turn's own meld on
+    a tie; -1 if none can be completed with the wild cards left."""
+    best = -1
+    for r in range(FIRST_NATURAL, NKINDS):
+        if 0 < size[r] < 7:
+            deficit = 7 - size[r]
+            if deficit <= room[r] and deficit <= wilds:
+                if best < 0 or deficit < 7 - size[best] or (
+                        deficit == 7 - size[best] and (pre >> best) & 1 == 1):
+                    best = r
+    return best
+
+
+@kernel
+def place_spare_wilds_nb(melds, side, pre, wilds, add, room, size):
+    """Put the wild cards a going-out plan has left wherever there is room: the turn's own
+    melds before the partner's (R44 iii); within each, melds already mixed first and natural
+    canastas last.  Returns the wild cards that found no room."""
+    for rnd in range(6):
+        own_round = rnd < 3
+        step = rnd % 3
+        for r in range(FIRST_NATURAL, NKINDS):
+            if wilds == 0:
+                return 0
+            if size[r] == 0 or room[r] == 0 or own_round == ((pre >> r) & 1 == 1):
+                continue
+            mixed = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER] + add[r] > 0
+            if (step == 0 and mixed) or (step == 1 and size[r] < 7) or step == 2:
+                k = min(room[r], wilds)
+                add[r] += k
+                room[r] -= k
+                size[r] += k
+                wilds -= k
+    return wilds
+
+
+@kernel
 def plan_value_nb(rules, plan):
     """R4 card values of the cards a plan places (the R28 count of those cards)."""
     v = 0
     for r in range(FIRST_NATURAL, NKINDS):
-        v += plan[r, M_NAT] * card_value_nb(rules, r) + plan[r, M_DEUCE] * 20 \
-            + plan[r, M_JOKER] * 50
+        v += cards_value_nb(rules, r, plan[r, M_NAT], plan[r, M_DEUCE], plan[r, M_JOKER])
     v += plan[BLACK3, M_NAT] * card_value_nb(rules, BLACK3)
     return v
 
@@ -303,9 +335,29 @@ def unmeldable_cards_nb(rules, hand_row, melds, side):
             kind = r
     b3 = hand_row[BLACK3]
     if b3 > 0 and not (rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4):
-        stray += b3
+        # one meld of 3-4 black threes (R25); with five (three packs) one is discarded
+        meldable = 4 if rules.black_three_going_out_meld == 1 and b3 > 4 else 0
+        stray += b3 - meldable
         kind = BLACK3
     return stray, kind
+
+
+@kernel
+def go_out_plan_ok_nb(rules, st, seatv, hv, melds, side, seat, discard, own_only, plan, ws):
+    """Is melding all of ``hv`` (the hand less the final discard) a legal going-out now:
+    the canastas (R40), permission (R42) and the initial minimum unless exempt (R27, R30)?"""
+    have = plan_full_meld_nb(rules, hv, melds, side, st[ST_TURN_PRE_RANKS], own_only, plan, ws)
+    if have < 0 or not out_allowed_nb(rules, st, have):
+        return False
+    if st[ST_TURN_NEEDS_MIN] == 0:
+        return True
+    count = st[ST_TURN_COUNT]
+    if st[ST_TURN_TAKE] == 0:
+        count += plan_value_nb(rules, plan)           # a take turn counts its take melds only
+    if count >= st[ST_TURN_MIN]:
+        return True
+    return rules.concealed_exempt_from_min_count == 1 and concealed_after_nb(
+        rules, st, seatv, melds, side, seat, plan, discard)         # R30
 
 
 @kernel
@@ -321,28 +373,22 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     hv = ws[WS_HAND]
     for k in range(NKINDS):
         hv[k] = hand_row[k]
-    for i in range(NKINDS):
-        d = discard_candidate_nb(i)      # no discard first, then the cheapest card
-        if stray == 1 and d != stray_kind:
-            continue
-        if d >= 0:
-            if hv[d] == 0:
+    could_conceal = seatv[seat, SEAT_MELDED_BEFORE] == 0 and st[ST_TURN_ADDED_PRE] == 0
+    for own_only in range(1 if could_conceal else 0, -1, -1):   # a concealed plan first
+        for i in range(NKINDS):
+            d = discard_candidate_nb(i)      # no discard first, then the cheapest card
+            if stray == 1 and d != stray_kind:
                 continue
-            hv[d] -= 1
-        have = plan_full_meld_nb(rules, hv, melds, side, st[ST_TURN_PRE_RANKS], plan, ws)
-        ok = have >= 0 and out_allowed_nb(rules, st, have)
-        if ok and st[ST_TURN_NEEDS_MIN] == 1:
-            count = st[ST_TURN_COUNT]
-            if st[ST_TURN_TAKE] == 0:
-                count += plan_value_nb(rules, plan)     # a take turn counts its take melds only
-            if count < st[ST_TURN_MIN] and not (
-                    rules.concealed_exempt_from_min_count == 1
-                    and concealed_after_nb(rules, st, seatv, melds, side, seat, plan, d)):
-                ok = False                   # R27/R28, exemption R30
-        if d >= 0:
-            hv[d] += 1
-        if ok:
-            return d
+            if d >= 0:
+                if hv[d] == 0:
+                    continue
+                hv[d] -= 1
+            ok = go_out_plan_ok_nb(rules, st, seatv, hv, melds, side, seat, d, own_only == 1,
+                                   plan, ws)
+            if d >= 0:
+                hv[d] += 1
+            if ok:
+                return d
     return -2
 
 
@@ -403,9 +449,7 @@ def reachable_count_nb(rules, hand_row, melds, side, keep, ws):
     """The largest R28 count the hand can still add this turn while keeping at least ``keep``
     cards (R16), exactly: if the best configuration of :func:`max_extra_count_nb` leaves too
     few cards, the best over every choice of ``keep`` (at most 2) cards held back."""
-    h = 0
-    for k in range(NKINDS):
-        h += hand_row[k]
+    h = row_total_nb(hand_row)
     if h <= keep:
         return 0
     best, cards = max_extra_count_nb(rules, hand_row, melds, side, ws)
@@ -500,7 +544,7 @@ def step_legal_nb(rules, st, hand_row, h, melds, side, rank, nat, deuce, joker, 
         after += 1
     ok = can_finish_nb(rules, st, hand_row, melds, side, left, after)
     if ok and short:
-        count = st[ST_TURN_COUNT] + nat * card_value_nb(rules, rank) + deuce * 20 + joker * 50
+        count = st[ST_TURN_COUNT] + cards_value_nb(rules, rank, nat, deuce, joker)
         if count < st[ST_TURN_MIN]:
             keep = max(0, 2 - extra)                           # R16 with the minimum (R27)
             ok = count + reachable_count_nb(rules, hand_row, melds, side, keep, ws) \
@@ -528,9 +572,7 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, op
     if last_red3 and rules.last_card_red3_may_meld == 0:
         return add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)        # R47
     canastas = canastas_nb(melds, side)
-    h = 0
-    for k in range(NKINDS):
-        h += hand_row[k]
+    h = row_total_nb(hand_row)
     if not planning and not last_red3:
         d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
         if d > -2:
@@ -593,19 +635,14 @@ def take_context_nb(rules, st, sidev, hand_row, pile, seat):
     top = pile[pile_n - 1]
     if top < FIRST_NATURAL:
         return False, 0, False, 0, False                     # R31
-    h = 0
-    for k in range(NKINDS):
-        h += hand_row[k]
+    h = row_total_nb(hand_row)
     if rules.one_card_pile_restriction == 1 and h == 1 and pile_n == 1:
         return False, 0, False, 0, False                     # R37
     unmelded = sidev[side, SIDE_MELDED] == 0
     if unmelded and rules.unmelded_pile_access == 1:
         return False, 0, False, 0, False                     # D7 forbidden
     frozen = st[ST_FREEZERS] > 0 or unmelded                 # R32
-    rest = pile_n - 1
-    for i in range(pile_n - 1):
-        if pile[i] == RED3:
-            rest -= 1                                        # R14: they go to the table
+    rest = pile_rest_nb(st, pile)                            # R14: red threes go to the table
     return True, top, frozen, rest, unmelded
 
 
@@ -667,12 +704,12 @@ def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, r
     after = canastas
     if not was_canasta and m[M_NAT] + m[M_DEUCE] + m[M_JOKER] + 1 + k + d + j >= 7:
         after += 1
-    h = 0
-    for kk in range(NKINDS):
-        h += hand_row[kk]
+    h = row_total_nb(hand_row)
     left = h - k - d - j + rest
     if left <= 1 and not out_allowed_nb(rules, st, after):
-        return False                                         # R16, R37 note
+        if left == 0 or not last_card_completes_after_take_nb(rules, st, hand_row, melds, pile,
+                                                              side, top, k, d, j, after):
+            return False                                     # R16, R37 note
     if not unmelded:
         return True
     count = take_count_nb(rules, top, k, d, j)
@@ -702,7 +739,7 @@ def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, r
 def take_count_nb(rules, top, k, d, j):
     """R28: what a take meld counts toward the minimum: the top card (knob
     top_card_counts_for_minimum) and the hand cards."""
-    count = k * card_value_nb(rules, top) + d * 20 + j * 50
+    count = cards_value_nb(rules, top, k, d, j)
     if rules.top_card_counts_for_minimum == 1:
         count += card_value_nb(rules, top)
     return count
@@ -714,10 +751,7 @@ def concealed_out_after_take_nb(rules, st, seatv, hand_row, melds, pile, seat, t
     """R30 with a pile take: with the take meld already on the table in ``melds`` and
     ``hand_row``, could the player, once the rest of the pile joins his hand, go out
     concealed this turn (and so be exempt from the minimum)?"""
-    n_pile = st[ST_PILE_N]
-    for i in range(n_pile - 1):
-        if pile[i] != RED3:
-            hand_row[pile[i]] += 1
+    add_pile_rest_nb(st, pile, hand_row, 1)
     new_ranks = st[ST_TURN_NEW_RANKS]
     turn_count = st[ST_TURN_COUNT]
     st[ST_TURN_NEW_RANKS] = new_ranks | (np.int64(1) << top)
@@ -725,9 +759,40 @@ def concealed_out_after_take_nb(rules, st, seatv, hand_row, melds, pile, seat, t
     ok = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws) > -2
     st[ST_TURN_NEW_RANKS] = new_ranks
     st[ST_TURN_COUNT] = turn_count
-    for i in range(n_pile - 1):
+    add_pile_rest_nb(st, pile, hand_row, -1)
+    return ok
+
+
+@kernel
+def add_pile_rest_nb(st, pile, hand_row, sign):
+    """Add (sign 1) or take back (sign -1) the cards under the pile's top card, red threes
+    excepted (R14, R36), to a hand row: the hand as it will be after a take."""
+    for i in range(st[ST_PILE_N] - 1):
         if pile[i] != RED3:
-            hand_row[pile[i]] -= 1
+            hand_row[pile[i]] += sign
+
+
+@kernel
+def last_card_completes_after_take_nb(rules, st, hand_row, melds, pile, side, top, k, d, j,
+                                      canastas_after):
+    """R16 for a take that leaves a single card: legal if that card can then complete the
+    canasta the side needs to go out (can_finish_nb on the hand after the take)."""
+    m = melds[side, top]
+    hand_row[top] -= k
+    hand_row[DEUCE] -= d
+    hand_row[JOKER] -= j
+    m[M_NAT] += 1 + k
+    m[M_DEUCE] += d
+    m[M_JOKER] += j
+    add_pile_rest_nb(st, pile, hand_row, 1)
+    ok = can_finish_nb(rules, st, hand_row, melds, side, 1, canastas_after)
+    add_pile_rest_nb(st, pile, hand_row, -1)
+    hand_row[top] += k
+    hand_row[DEUCE] += d
+    hand_row[JOKER] += j
+    m[M_NAT] -= 1 + k
+    m[M_DEUCE] -= d
+    m[M_JOKER] -= j
     return ok
 
 

@@ -3,8 +3,6 @@
 Suits play no part in the rules, so a card is its *kind*.  Hands, melds and
 the deck composition are count vectors indexed by kind.
 """
-import numpy as np
-
 JOKER = 0
 DEUCE = 1
 RED3 = 2
@@ -26,16 +24,3 @@ MELD_KINDS = 16               # meld tables are indexed by kind; BLACK3 holds th
 
 TOKENS = ("JK", "2", "3r", "3b", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 TOKEN_TO_KIND = {t: i for i, t in enumerate(TOKENS)}
-
-# R4 card values; BLACK3 is overridden by the knob black3_card_value.
-BASE_VALUES = np.array([50, 20, 0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20], dtype=np.int64)
-
-
-def is_wild(kind):
-    """True for jokers and deuces (R3)."""
-    return kind == JOKER or kind == DEUCE
-
-
-def is_natural(kind):
-    """True for the natural ranks 4..A (R3)."""
-    return kind >= FIRST_NATURAL

@@ -79,6 +79,7 @@ from .layout import (
     SIDE_STRIDE,
 )
 from .policies import decide_nb, greedy_meld_step_nb, greedy_take_nb
+from .rng import STREAM_POLICY
 from .rules_nb import Ask, Red3Requires, Red3Timing
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
 from .state import (
@@ -104,7 +105,6 @@ from .state import (
     ST_NSIDES,
     ST_OUT_SEAT,
     ST_PILE_N,
-    ST_R49,
     ST_STOCK_POS,
     ST_TRACE_ON,
     ST_TRACE_OVERFLOW,
@@ -133,10 +133,12 @@ from .state import (
     WS_SAVE_ST,
     WS_SCORES,
     card_value_nb,
+    cards_value_nb,
     freezes_pile_nb,
     hand_size_nb,
     meld_size_nb,
     new_state_nb,
+    pile_rest_nb,
     red3_points_nb,
     side_of_nb,
 )
@@ -261,10 +263,7 @@ def forced_take_due_nb(rules, S, seat):
     h = hand_size_nb(hands, seat)
     if rules.one_card_pile_restriction == 1 and h == 1 and n == 1:
         return False
-    after = h + n - 1
-    for i in range(n - 1):
-        if pile[i] == RED3:
-            after -= 1
+    after = h + pile_rest_nb(st, pile)
     if after <= 1:
         have = canastas_nb(melds, side)
         if meld_size_nb(melds, side, top) == 6:
@@ -290,7 +289,7 @@ def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
     if n == 0:
         return -1, 0, 0
     i = decide_nb(rules, pol[seat], params[seat], DEC_DRAW, opts, n, hands[seat], melds,
-                  side_of_nb(st, seat), rng, ws[WS_SCORES])
+                  side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
     if opts[i, 0] != OPT_TAKE:
         return -1, 0, 0
     return opts[i, 1], opts[i, 2], opts[i, 3]
@@ -304,8 +303,6 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
     begin_turn_nb(st, sidev, melds, seat, 1)
-    if stock_gone:
-        st[ST_R49] = 1
     k, d, j = choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone)
     if k >= 0:
         st[ST_TURNS] += 1
@@ -377,10 +374,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     n_pile = st[ST_PILE_N]
     top = pile[n_pile - 1]
     save_turn_nb(S, seat)
-    rest = n_pile - 1
-    for i in range(n_pile - 1):
-        if pile[i] == RED3:
-            rest -= 1
+    rest = pile_rest_nb(st, pile)
     taken = wm[WM_TAKEN]                                  # hand cards of the take melds
     taken[:, :] = 0
     order = ws[WS_ORDER]
@@ -427,7 +421,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest, top, 
         if kind < 0 or kind == OPT_STOP:
             break
         place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, False)
-        st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50
+        st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)
         if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
             order[n_order] = r
             n_order += 1
@@ -507,13 +501,14 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
     if opts[decide_nb(rules, pol[seat], params[seat], DEC_ASK, opts, n, hands[seat], melds,
-                      side, rng, ws[WS_SCORES]), 0] != OPT_ASK:
+                      side, rng, STREAM_POLICY + seat, ws[WS_SCORES]), 0] != OPT_ASK:
         return
     partner = partner_of_nb(st, seat)
     n = add_opt_nb(opts, 0, OPT_YES, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO, 0, 0, 0, 0)
     yes = opts[decide_nb(rules, pol[partner], params[partner], DEC_ANSWER, opts, n,
-                         hands[partner], melds, side, rng, ws[WS_SCORES]), 0] == OPT_YES
+                         hands[partner], melds, side, rng, STREAM_POLICY + partner,
+                         ws[WS_SCORES]), 0] == OPT_YES
     st[ST_TURN_ASK] = 1 if yes else 0
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
 
@@ -526,8 +521,8 @@ def execute_go_out_nb(rules, S, buf, seat, plan):
     for r in range(BLACK3, NKINDS):
         if plan[r, M_NAT] + plan[r, M_DEUCE] + plan[r, M_JOKER] > 0:
             if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
-                st[ST_TURN_COUNT] += plan[r, M_NAT] * card_value_nb(rules, r) \
-                    + plan[r, M_DEUCE] * 20 + plan[r, M_JOKER] * 50
+                st[ST_TURN_COUNT] += cards_value_nb(rules, r, plan[r, M_NAT], plan[r, M_DEUCE],
+                                                    plan[r, M_JOKER])
             place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, plan[r, M_NAT],
                            plan[r, M_DEUCE], plan[r, M_JOKER], True)
     if discard >= 0:
@@ -563,7 +558,7 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
         return -1, 0, 0, 0, 0
     decision = DEC_TAKE_PLAN if planning else DEC_MELD
     i = decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
-                  side_of_nb(st, seat), rng, ws[WS_SCORES])
+                  side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
     kind = opts[i, 0]
     if kind == OPT_GO_OUT or kind == OPT_STOP:
         return kind, opts[i, 2], 0, 0, 0
@@ -591,7 +586,7 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         if kind == OPT_GO_OUT:
             return execute_go_out_nb(rules, S, buf, seat, plan)
         if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
-            st[ST_TURN_COUNT] += nat * card_value_nb(rules, r) + de * 20 + jo * 50   # R28
+            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)          # R28
         place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, True)
         if hand_size_nb(hands, seat) == 0:
             return go_out_nb(rules, S, buf, seat)                      # T31
@@ -604,7 +599,7 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     side = side_of_nb(st, seat)
     n = discard_options_nb(hands[seat], opts)
     i = decide_nb(rules, pol[seat], params[seat], DEC_DISCARD, opts, n, hands[seat], melds,
-                  side, rng, ws[WS_SCORES])
+                  side, rng, STREAM_POLICY + seat, ws[WS_SCORES])
     discard_card_nb(rules, S, buf, seat, opts[i, 1])
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)
@@ -663,8 +658,8 @@ def score_side_nb(rules, S, side, out):
     natural = 0
     mixed = 0
     for r in range(FIRST_NATURAL, NKINDS):
-        meld_points += melds[side, r, M_NAT] * card_value_nb(rules, r) \
-            + melds[side, r, M_DEUCE] * 20 + melds[side, r, M_JOKER] * 50
+        meld_points += cards_value_nb(rules, r, melds[side, r, M_NAT], melds[side, r, M_DEUCE],
+                                      melds[side, r, M_JOKER])
         if meld_size_nb(melds, side, r) >= 7:                         # R23
             if melds[side, r, M_DEUCE] + melds[side, r, M_JOKER] == 0:
                 natural += 1
@@ -712,6 +707,7 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
     deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
     n = st[ST_NSEATS]
     seat = (st[ST_DEALER] + 1) % n
+    over = False
     for _ in range(MAX_TURNS):
         over = play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER
         if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
@@ -719,6 +715,9 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
         if over:
             break
         seat = (seat + 1) % n
+    if not over:                            # the safety net: never reached in practice
+        st[ST_END_REASON] = END_STOCK
+        st[ST_CHECK_FAILS] += 1
     ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
     score_deal_nb(rules, S, row)
 

@@ -44,19 +44,21 @@ from .actions import (
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .jit import kernel
 from .layout import POLICY_GREEDY, POLICY_RANDOM
-from .rng import STREAM_POLICY, rand_below_nb
+from .rng import rand_below_nb
 from .rules_nb import Ask
-from .state import ST_TURN_LAST_RED3, card_value_nb, meld_size_nb, side_of_nb
+from .state import ST_TURN_LAST_RED3, card_value_nb, meld_size_nb, row_total_nb, side_of_nb
 
 
 @kernel
-def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, rng, scores):
-    """Index of the option ``policy`` picks among ``opts[:n]`` (n >= 1); ``scores`` is
-    scratch space of at least n ints."""
+def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, rng, stream,
+              scores):
+    """Index of the option ``policy`` picks among ``opts[:n]`` (n >= 1).  ``stream`` is the
+    deciding seat's random stream (rng.STREAM_POLICY + seat); ``scores`` is scratch space of
+    at least n ints."""
     if n == 1:
         return 0
     if policy == POLICY_RANDOM:
-        return rand_below_nb(rng, STREAM_POLICY, n)
+        return rand_below_nb(rng, stream, n)
     if policy == POLICY_GREEDY:
         return greedy_nb(rules, params, decision, opts, n, hand_row, melds, side, scores)
     return 0
@@ -141,9 +143,7 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0
     canastas = canastas_nb(melds, side)
-    h = 0
-    for k in range(NKINDS):
-        h += hand_row[k]
+    h = row_total_nb(hand_row)
     if not planning and st[ST_TURN_LAST_RED3] == 0:
         d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
         if d > -2:

@@ -13,9 +13,9 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 
 STREAM_DECK = 0        # the shuffle: shared by every rule set with the same deck (common numbers)
-STREAM_POLICY = 1      # random choices of the policies
-STREAM_DEALER = 2      # the first dealer of an independent deal (R5)
-NSTREAMS = 3
+STREAM_DEALER = 1      # the first dealer of an independent deal (R5)
+STREAM_POLICY = 2      # random choices of seat s's policy use stream STREAM_POLICY + s, so one
+NSTREAMS = 8           # seat's choices never shift another's (common random numbers, 6 seats)
 
 
 @kernel
@@ -46,9 +46,3 @@ def rand_below_nb(rng, stream, n):
     """A uniform int in [0, n) for 0 < n < 2**31 (Lemire's multiply-shift, bias < 2**-31)."""
     x = next_u64_nb(rng, stream) >> np.uint64(32)
     return np.int64((x * np.uint64(n)) >> np.uint64(32))
-
-
-@kernel
-def rand_unit_nb(rng, stream):
-    """A uniform float in [0, 1)."""
-    return np.float64(next_u64_nb(rng, stream) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

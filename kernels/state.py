@@ -58,7 +58,6 @@ ST_TURN_DISCARDED = 23   # 1 if the turn ended with a discard
 ST_TRACE_ON = 24
 ST_TRACE_POS = 25
 ST_TRACE_OVERFLOW = 26
-ST_R49 = 27              # 1 while the stock is gone and play goes on under R49
 ST_TURN_MIN = 28         # the minimum the turn's initial meld must reach (R27)
 ST_CHECK_ON = 29         # 1: check card conservation after every turn
 ST_CHECK_FAILS = 30      # turns after which conservation failed
@@ -83,7 +82,6 @@ NSIDEV = 8
 
 # scratch rows of ws (each user owns its rows; users that nest use different rows)
 WS_HAND = 0          # find_go_out_nb: the hand less the tried discard
-WS_NEED = 1          # plan_full_meld_nb: wild cards a pair needs
 WS_ADD = 2           # plan_full_meld_nb: wild cards added per rank
 WS_ROOM = 3          # plan_full_meld_nb: room for wild cards per rank
 WS_SIZE = 4          # plan_full_meld_nb: meld sizes after the plan
@@ -137,23 +135,34 @@ def card_value_nb(rules, kind):
 
 
 @kernel
-def is_wild_nb(kind):
-    """Jokers and deuces are wild (R3)."""
-    return kind == JOKER or kind == DEUCE
-
-
-@kernel
-def is_natural_nb(kind):
-    """The ranks 4..A are natural (R3)."""
-    return kind >= FIRST_NATURAL
+def row_total_nb(row):
+    """Number of cards in a count vector (a hand row)."""
+    n = 0
+    for k in range(NKINDS):
+        n += row[k]
+    return n
 
 
 @kernel
 def hand_size_nb(hands, seat):
     """Number of cards in ``seat``'s hand."""
+    return row_total_nb(hands[seat])
+
+
+@kernel
+def cards_value_nb(rules, rank, naturals, deuces, jokers):
+    """R4/R28: card values of ``naturals`` cards of ``rank`` plus deuces and jokers."""
+    return naturals * card_value_nb(rules, rank) + deuces * card_value_nb(rules, DEUCE) \
+        + jokers * card_value_nb(rules, JOKER)
+
+
+@kernel
+def pile_rest_nb(st, pile):
+    """Cards under the pile's top card that join a taker's hand: all but red threes (R14)."""
     n = 0
-    for k in range(NKINDS):
-        n += hands[seat, k]
+    for i in range(st[ST_PILE_N] - 1):
+        if pile[i] != RED3:
+            n += 1
     return n
 
 

@@ -43,13 +43,6 @@ def ev_push_nb(st, buf, pos, value):
 
 
 @kernel
-def ev_set_nb(buf, pos, field, value):
-    """Overwrite header field ``field`` (2 = a, 3 = b) of the event at ``pos``."""
-    if pos >= 0:
-        buf[pos + field] = value
-
-
-@kernel
 def ev_simple_nb(st, buf, code, seat, a, b):
     """Write an event without a card list."""
     ev_begin_nb(st, buf, code, seat, a, b)

@@ -309,7 +309,35 @@ def take_options(hand, melds, pile, canastas_needed=1, ratio="none", min_natural
                 if not meld_counts_ok(n0 + 1 + k, w0 + d + j, ratio, min_naturals, max_wilds):
                     continue                                              # R18, R19
                 after = canastas + (len(table) < 7 <= len(table) + 1 + k + d + j)
-                if size - k - d - j + rest <= 1 and after < canastas_needed:
+                left = size - k - d - j + rest
+                if left <= 1 and after < canastas_needed and not (
+                        left == 1 and _last_card_completes(
+                            hand, melds, pile, top, k, d, j, after + 1 >= canastas_needed,
+                            ratio, min_naturals, max_wilds)):
                     continue                                              # R16
                 out.add((k, d, j))
     return out
+
+
+def _last_card_completes(hand, melds, pile, top, k, d, j, enough, ratio, min_naturals,
+                         max_wilds) -> bool:
+    """R16 after a take that leaves one card: it may still be legal if that card completes
+    a canasta that gives the side enough canastas to go out (T31 with a take)."""
+    if not enough:
+        return False
+    rest = Counter(hand)
+    rest[top] -= k
+    rest["2"] -= d
+    rest["JK"] -= j
+    rest.update(c for c in pile[:-1] if c != "3r")
+    (card,) = list((+rest).elements())
+    table = {r: tokens(c) for r, c in melds.items() if r in NATURALS and len(tokens(c))}
+    table[top] = table.get(top, []) + [top] * (1 + k) + ["2"] * d + ["JK"] * j
+    for rank, cards in table.items():
+        if len(cards) != 6 or (card in NATURALS and card != rank) or card not in NATURALS \
+                and card not in ("2", "JK"):
+            continue
+        nat = cards.count(rank) + (card == rank)
+        if meld_counts_ok(nat, 7 - nat, ratio, min_naturals, max_wilds):
+            return True
+    return False

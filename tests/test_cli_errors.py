@@ -65,6 +65,7 @@ SIMULATE_ERRORS = [
     (["--scores", "0,0,0"], ["'0,0,0'", "2 sides"]),
     (["--scores", "zero,0"], ["'zero,0'"]),
     (["--batch-size", "0"], ["batch_size=0"]),
+    (["--first-deal", "-3"], ["first_deal=-3"]),
     (["--bogus"], ["--bogus"]),
 ]
 
@@ -83,6 +84,21 @@ def test_unwritable_out_is_caught_first(tmp_path, no_engine):
     result = _invoke(["simulate", "--quiet", "--out", str(target)], tmp_path)
     _assert_one_line_error(result, "does not exist", "nodir")
     assert not target.parent.exists()
+
+
+def test_empty_out_path(tmp_path, no_engine):
+    result = _invoke(["simulate", "--quiet", "--out", ""], tmp_path)
+    _assert_one_line_error(result, "cannot write ''")
+
+
+def test_first_deal_gives_the_rows_of_a_longer_run(tmp_path):
+    import pyarrow.parquet as pq
+    whole, part = tmp_path / "whole.parquet", tmp_path / "part.parquet"
+    assert _invoke(["simulate", "-q", "--deals", "60", "--out", str(whole)],
+                   tmp_path).exit_code == 0
+    assert _invoke(["simulate", "-q", "--deals", "20", "--first-deal", "40", "--out",
+                    str(part)], tmp_path).exit_code == 0
+    assert pq.read_table(part).equals(pq.read_table(whole).slice(40, 20))
 
 
 def test_out_is_a_directory(tmp_path, no_engine):

@@ -82,7 +82,7 @@ def greedy_discard(pos, seat=0):
     hands, melds = pos.S[0], pos.S[1]
     n = actions.discard_options_nb(hands[seat], pos.opts)
     i = policies.decide_nb(pos.nb, 1, pos.params[seat], actions.DEC_DISCARD, pos.opts, n,
-                           hands[seat], melds, 0, pos.S[7], pos.S[8][10])
+                           hands[seat], melds, 0, pos.S[7], 2, pos.S[8][10])
     return int(pos.opts[i, 1])
 
 
@@ -139,7 +139,7 @@ def test_random_is_uniform_over_the_options():
     seed_streams_nb(pos.S[7], 3, 0)
     for _ in range(20000):
         counts[policies.decide_nb(pos.nb, 0, pos.params[0], actions.DEC_MELD, pos.opts, n,
-                                  pos.S[0][0], pos.S[1], 0, pos.S[7], pos.S[8][10])] += 1
+                                  pos.S[0][0], pos.S[1], 0, pos.S[7], 2, pos.S[8][10])] += 1
     expected = 20000 / n
     chi2 = ((counts - expected) ** 2 / expected).sum()
     assert chi2 < 18.5            # 4 degrees of freedom, p = 0.001

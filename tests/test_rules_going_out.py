@@ -246,3 +246,25 @@ def test_R39_to_R41_going_out_matches_reference(hand, table, ratio, needed):
             else:
                 assert naive.meld_counts_ok(n, d + j, ratio)             # R18, R19
         assert sum(1 for r, v in after.items() if r != "3b" and sum(v) >= 7) >= needed   # R40
+
+
+def test_R44_going_out_plan_keeps_the_concealed_bonus():
+    """The partner has six 5s; seat 0 never melded and holds 9x5, 2, 2, K K K, Q.  Both deuces
+    on the nines (its own canasta) go out concealed; one on the partner's fives would not."""
+    from canasta_sim.kernels import state
+    p = Position()
+    p.meld(0, "5", "5 5 5 5 5 5").hand(0, "9 9 9 9 9 2 2 K K K Q").melded_before(2)
+    p.begin(0)
+    discard, plan = p.go_out_plan(0)
+    assert plan == {"9": 7, "K": 3} and discard == "Q"                  # R44 (iii)
+    assert go_out(p, 0) == DEAL_OVER
+    assert p.st[state.ST_CONCEALED] == 1 and p.score()[0]["out_bonus"] == 200   # R53
+
+
+def test_R25_five_black_threes_meld_four_and_discard_one():
+    """Three packs hold six black threes: with five, four are melded and one discarded."""
+    p = side0("six-player", **CANASTA).hand(0, "3s 3s 3s 3c 3c")
+    p.S[1][0, 4:, :] = 0
+    p.meld(0, "9", "9 9 9 9 9 9 9").meld(0, "K", "K K K 2 2 2 K")
+    p.begin(0)
+    assert p.go_out_plan(0) == ("3b", {"3b": 4})                        # R25

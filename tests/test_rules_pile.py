@@ -9,6 +9,7 @@ from canasta_sim.kernels import setup, state
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import (
+    DEAL_OVER,
     frozen,
     hand_size,
     pile_of,
@@ -263,3 +264,12 @@ def test_R31_to_R37_take_options_match_reference(hand, table, below, top, ratio,
                               layoff="layoff=false" not in knobs,
                               one_card_rule="one_card_pile_restriction=false" not in knobs)
     assert set(p.take_options(0)) == want                               # R31-R34, R37, R16
+
+
+def test_R16_take_leaving_one_card_that_completes_a_canasta():
+    """Side 0 has K-K-K and six 9s, no canasta; pile = one K; hand K K 9.  Taking with one K
+    (lay-off) or the pair leaves a single 9, which completes the canasta: legal (R16, R40)."""
+    p = side0(**{"K": "K K K", "9": "9 9 9 9 9 9"}).hand(0, "K K 9").pile("K")
+    assert (2, 0, 0) in p.take_options(0)                               # R16, R33
+    assert p.play_turn(0) == DEAL_OVER                                  # goes out
+    assert p.hand_of(0) == {} and p.meld_of(0, "9")[0] == 7
