@@ -153,6 +153,7 @@ class _View:
         self.red3 = [0] * len(self.sides)
 
     def apply(self, ev: dict) -> str:
+        """Apply one event to the view and return its line of text."""
         kind = ev["ev"]
         seat = ev.get("seat")
         if kind == "upcard":
@@ -213,6 +214,7 @@ class _View:
         melds.setdefault(rank, []).extend(cards)
 
     def table(self) -> str:
+        """Each side's red threes and melds, and every hand, as lines of text."""
         lines = []
         for k, seats in enumerate(self.sides):
             melds = "  ".join(f"[{' '.join(c)}]" for _, c in sorted(

@@ -136,7 +136,7 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
     all the naturals of a rank held three or more times (highest value first); all the
     naturals of a rank it has melded; a wild card that completes a canasta; a new meld of a
     pair and a wild card (deuce before joker); stop; and, only when stopping is illegal,
-    any wild card that can be added.  Several cards of one rank go down in one step.
+    any other legal step.  Several cards of one rank go down in one step.
 
     Returns (kind, rank, naturals, deuces, jokers); kind -1 when no step is legal."""
     side = side_of_nb(st, seat)
@@ -148,62 +148,83 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
         d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
         if d > -2:
             return OPT_GO_OUT, d, 0, 0, 0
-    for r in range(ACE, FIRST_NATURAL - 1, -1):          # new melds of naturals, best first
-        hr = hand_row[r]
-        if hr >= 3 and meld_size_nb(melds, side, r) == 0:
-            for k in range(hr, 2, -1):
-                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
-                                 canastas, ws):
-                    return OPT_NEW, r, k, 0, 0
-    for r in range(ACE, FIRST_NATURAL - 1, -1):          # naturals onto the side's melds
-        hr = hand_row[r]
-        if hr > 0 and meld_size_nb(melds, side, r) > 0:
-            for k in range(hr, 0, -1):
-                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
-                                 canastas, ws):
-                    return OPT_ADD, r, k, 0, 0
-    for w in range(2):                                   # a wild card completing a canasta
-        de = 1 if w == 0 else 0
-        if hand_row[DEUCE if w == 0 else JOKER] == 0:
-            continue
-        for r in range(FIRST_NATURAL, NKINDS):
-            if meld_size_nb(melds, side, r) == 6 and step_legal_nb(
-                    rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
-                return OPT_ADD, r, 0, de, 1 - de
-    for w in range(2):                                   # a pair and a wild card
-        de = 1 if w == 0 else 0
-        if hand_row[DEUCE if w == 0 else JOKER] == 0:
-            continue
+    for new in range(2):              # new melds of naturals, then naturals onto the melds
         for r in range(ACE, FIRST_NATURAL - 1, -1):
-            if hand_row[r] == 2 and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                    rules, st, hand_row, h, melds, side, r, 2, de, 1 - de, extra, canastas, ws):
-                return OPT_NEW, r, 2, de, 1 - de
+            hr = hand_row[r]
+            melded = meld_size_nb(melds, side, r) > 0
+            if (new == 0 and (melded or hr < 3)) or (new == 1 and (not melded or hr == 0)):
+                continue
+            for k in range(hr, 2 if new == 0 else 0, -1):
+                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
+                                 canastas, ws):
+                    return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
+    r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
+    if r >= 0:
+        return OPT_ADD, r, 0, de, 1 - de
+    r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
+    if r >= 0:
+        return OPT_NEW, r, 2, de, 1 - de
     if stop_legal_nb(rules, st, h, canastas, planning, st[ST_TURN_LAST_RED3] == 1):
         return OPT_STOP, 0, 0, 0, 0
-    for w in range(2):                                   # forced: any wild card that fits
-        de = 1 if w == 0 else 0
-        if hand_row[DEUCE if w == 0 else JOKER] == 0:
-            continue
-        for r in range(FIRST_NATURAL, NKINDS):
-            if meld_size_nb(melds, side, r) > 0 and step_legal_nb(
-                    rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra, canastas, ws):
-                return OPT_ADD, r, 0, de, 1 - de
-    for r in range(ACE, FIRST_NATURAL - 1, -1):          # forced: smallest new melds
+    return greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws)
+
+
+@kernel
+def greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws):
+    """When ``greedy`` may not stop (a started initial meld, R26; one card left, R16): any
+    wild card that fits, then the smallest new melds, then single naturals."""
+    r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, False)
+    if r >= 0:
+        return OPT_ADD, r, 0, de, 1 - de
+    for r in range(ACE, FIRST_NATURAL - 1, -1):
         if hand_row[r] >= 3 and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
                 rules, st, hand_row, h, melds, side, r, 3, 0, 0, extra, canastas, ws):
             return OPT_NEW, r, 3, 0, 0
-        for w in range(2):
-            de = 1 if w == 0 else 0
-            if hand_row[r] >= 2 and hand_row[DEUCE if w == 0 else JOKER] > 0 \
-                    and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                        rules, st, hand_row, h, melds, side, r, 2, de, 1 - de, extra, canastas,
-                        ws):
-                return OPT_NEW, r, 2, de, 1 - de
+    r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, False)
+    if r >= 0:
+        return OPT_NEW, r, 2, de, 1 - de
     for r in range(ACE, FIRST_NATURAL - 1, -1):
         if hand_row[r] > 0 and meld_size_nb(melds, side, r) > 0 and step_legal_nb(
                 rules, st, hand_row, h, melds, side, r, 1, 0, 0, extra, canastas, ws):
             return OPT_ADD, r, 1, 0, 0
     return -1, 0, 0, 0, 0
+
+
+@kernel
+def greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+                       completing_only):
+    """A legal single wild card (a deuce before a joker) onto one of the side's melds; with
+    ``completing_only`` only onto a six-card meld it turns into a canasta.
+    Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    for de in range(1, -1, -1):
+        if hand_row[DEUCE if de == 1 else JOKER] == 0:
+            continue
+        for r in range(FIRST_NATURAL, NKINDS):
+            size = meld_size_nb(melds, side, r)
+            if size == 0 or (completing_only and size != 6):
+                continue
+            if step_legal_nb(rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra,
+                             canastas, ws):
+                return r, de
+    return -1, 0
+
+
+@kernel
+def greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, pairs_only):
+    """A legal new meld of two naturals and a wild card (a deuce before a joker), the highest
+    rank first; with ``pairs_only`` only from ranks held exactly twice.
+    Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    for de in range(1, -1, -1):
+        if hand_row[DEUCE if de == 1 else JOKER] == 0:
+            continue
+        for r in range(ACE, FIRST_NATURAL - 1, -1):
+            held = hand_row[r]
+            if (held == 2 or (not pairs_only and held > 2)) and \
+                    meld_size_nb(melds, side, r) == 0 and step_legal_nb(
+                        rules, st, hand_row, h, melds, side, r, 2, de, 1 - de, extra,
+                        canastas, ws):
+                return r, de
+    return -1, 0
 
 
 @kernel
