@@ -520,6 +520,18 @@ def step_cards_nb(kind, rank, b):
 
 
 @kernel
+def move_to_meld_nb(hand_row, meld, rank, naturals, deuces, jokers, from_pile, sign):
+    """Tentatively move cards from a hand row onto one meld row (``sign`` 1) or back (-1);
+    ``from_pile`` more natural cards (the pile's top card) join the meld from elsewhere."""
+    hand_row[rank] -= sign * naturals
+    hand_row[DEUCE] -= sign * deuces
+    hand_row[JOKER] -= sign * jokers
+    meld[M_NAT] += sign * (naturals + from_pile)
+    meld[M_DEUCE] += sign * deuces
+    meld[M_JOKER] += sign * jokers
+
+
+@kernel
 def step_legal_nb(rules, st, hand_row, h, melds, side, rank, nat, deuce, joker, extra, canastas,
                   ws):
     """Is a meld step legal beyond R18: R16 (a legal end of turn stays possible) and, for a
@@ -533,12 +545,7 @@ def step_legal_nb(rules, st, hand_row, h, melds, side, rank, nat, deuce, joker, 
     if left >= 2 and not short:
         return True                                            # the common case
     was_canasta = m[M_NAT] + m[M_DEUCE] + m[M_JOKER] >= 7
-    hand_row[rank] -= nat
-    hand_row[DEUCE] -= deuce
-    hand_row[JOKER] -= joker
-    m[M_NAT] += nat
-    m[M_DEUCE] += deuce
-    m[M_JOKER] += joker
+    move_to_meld_nb(hand_row, m, rank, nat, deuce, joker, 0, 1)
     after = canastas
     if not was_canasta and m[M_NAT] + m[M_DEUCE] + m[M_JOKER] >= 7:
         after += 1
@@ -549,12 +556,7 @@ def step_legal_nb(rules, st, hand_row, h, melds, side, rank, nat, deuce, joker, 
             keep = max(0, 2 - extra)                           # R16 with the minimum (R27)
             ok = count + reachable_count_nb(rules, hand_row, melds, side, keep, ws) \
                 >= st[ST_TURN_MIN]
-    hand_row[rank] += nat
-    hand_row[DEUCE] += deuce
-    hand_row[JOKER] += joker
-    m[M_NAT] -= nat
-    m[M_DEUCE] -= deuce
-    m[M_JOKER] -= joker
+    move_to_meld_nb(hand_row, m, rank, nat, deuce, joker, 0, -1)
     return ok
 
 
@@ -715,23 +717,13 @@ def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, r
     count = take_count_nb(rules, top, k, d, j)
     if count >= st[ST_TURN_MIN]:
         return True
-    hand_row[top] -= k
-    hand_row[DEUCE] -= d
-    hand_row[JOKER] -= j
-    m[M_NAT] += 1 + k
-    m[M_DEUCE] += d
-    m[M_JOKER] += j
+    move_to_meld_nb(hand_row, m, top, k, d, j, 1, 1)
     ok = count + reachable_count_nb(rules, hand_row, melds, side, max(0, 2 - rest), ws) \
         >= st[ST_TURN_MIN]
     if not ok and rules.concealed_exempt_from_min_count == 1:
         ok = concealed_out_after_take_nb(rules, st, seatv, hand_row, melds, pile, seat, top,
                                          count, plan, ws)
-    hand_row[top] += k
-    hand_row[DEUCE] += d
-    hand_row[JOKER] += j
-    m[M_NAT] -= 1 + k
-    m[M_DEUCE] -= d
-    m[M_JOKER] -= j
+    move_to_meld_nb(hand_row, m, top, k, d, j, 1, -1)
     return ok
 
 
@@ -778,21 +770,11 @@ def last_card_completes_after_take_nb(rules, st, hand_row, melds, pile, side, to
     """R16 for a take that leaves a single card: legal if that card can then complete the
     canasta the side needs to go out (can_finish_nb on the hand after the take)."""
     m = melds[side, top]
-    hand_row[top] -= k
-    hand_row[DEUCE] -= d
-    hand_row[JOKER] -= j
-    m[M_NAT] += 1 + k
-    m[M_DEUCE] += d
-    m[M_JOKER] += j
+    move_to_meld_nb(hand_row, m, top, k, d, j, 1, 1)
     add_pile_rest_nb(st, pile, hand_row, 1)
     ok = can_finish_nb(rules, st, hand_row, melds, side, 1, canastas_after)
     add_pile_rest_nb(st, pile, hand_row, -1)
-    hand_row[top] += k
-    hand_row[DEUCE] += d
-    hand_row[JOKER] += j
-    m[M_NAT] -= 1 + k
-    m[M_DEUCE] -= d
-    m[M_JOKER] -= j
+    move_to_meld_nb(hand_row, m, top, k, d, j, 1, -1)
     return ok
 
 
