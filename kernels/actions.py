@@ -285,13 +285,21 @@ def plan_value_nb(rules, plan):
 
 
 @kernel
-def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
-    """R44: would going out with this plan be concealed?"""
+def concealment_open_nb(rules, st, seatv, seat, discarded):
+    """R44 (i)-(iii) and the knobs, whatever is melded now: the player melded nothing in an
+    earlier turn, added nothing to his partner's melds this turn, and neither a final discard
+    nor a pile take rules concealment out."""
     if seatv[seat, SEAT_MELDED_BEFORE] == 1 or st[ST_TURN_ADDED_PRE] == 1:
         return False
-    if discard >= 0 and rules.concealed_allows_final_discard == 0:
+    if discarded and rules.concealed_allows_final_discard == 0:
         return False
-    if st[ST_TURN_TAKE] == 1 and rules.concealed_allows_pile_take == 0:
+    return not (st[ST_TURN_TAKE] == 1 and rules.concealed_allows_pile_take == 0)
+
+
+@kernel
+def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
+    """R44: would going out with this plan be concealed?"""
+    if not concealment_open_nb(rules, st, seatv, seat, discard >= 0):
         return False
     own_canasta = False
     for r in range(FIRST_NATURAL, NKINDS):
@@ -301,7 +309,7 @@ def concealed_after_nb(rules, st, seatv, melds, side, seat, plan, discard):
             return False                    # (iii) adds to a meld of the partner's
         size = meld_size_nb(melds, side, r)
         new = (st[ST_TURN_NEW_RANKS] & bit) != 0 or (placed > 0 and size == 0)
-        if new and meld_size_nb(melds, side, r) + placed >= 7:
+        if new and size + placed >= 7:
             own_canasta = True
     return own_canasta
 

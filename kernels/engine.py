@@ -28,6 +28,7 @@ from .actions import (
     OPT_YES,
     add_opt_nb,
     canastas_nb,
+    concealment_open_nb,
     discard_options_nb,
     find_go_out_nb,
     has_partner_nb,
@@ -196,13 +197,9 @@ def end_turn_nb(rules, st, seatv, sidev, melds, seat):
 def is_concealed_nb(rules, st, seatv, melds, seat):
     """R44: the going-out just made is concealed."""
     side = side_of_nb(st, seat)
-    if seatv[seat, SEAT_MELDED_BEFORE] == 1 or st[ST_TURN_ADDED_PRE] == 1:
+    if not concealment_open_nb(rules, st, seatv, seat, st[ST_TURN_DISCARDED] == 1):
         return False
-    if st[ST_TURN_DISCARDED] == 1 and rules.concealed_allows_final_discard == 0:
-        return False
-    if st[ST_TURN_TAKE] == 1 and rules.concealed_allows_pile_take == 0:
-        return False
-    for r in range(FIRST_NATURAL, NKINDS):
+    for r in range(FIRST_NATURAL, NKINDS):                  # (iv) a canasta of his own
         if (st[ST_TURN_NEW_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
             return True
     return False
@@ -324,7 +321,6 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 @kernel
 def save_turn_nb(S, seat):
     """Snapshot what a meld phase or a take may change, so that it can be taken back."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     copy_turn_state_nb(S, seat, True)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 
+import naive
 import numpy as np
 from canasta_sim.kernels import actions, cards, state
 from canasta_sim.kernels.cards import TOKEN_TO_KIND, TOKENS
@@ -186,3 +187,6 @@ def side0(rules="classic", **melds):
     for rank, meld in (melds or {"5": "5 5 5"}).items():
         p.meld(0, rank, meld)
     return p
+
+
+POOL = list(naive.NATURALS) * 2 + ["2", "JK", "3b"]   # cards for hypothesis-drawn hands

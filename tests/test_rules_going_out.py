@@ -7,6 +7,7 @@ from rules_helpers import (
     CANASTA,
     CONTINUE,
     DEAL_OVER,
+    POOL,
     go_out,
     hand_size,
     pile_of,
@@ -214,9 +215,6 @@ def test_R39_to_R44_hold_in_real_deals():
 
 
 # ---- the engine against the reference on many random hands ----------------------------------------
-
-POOL = list(naive.NATURALS) * 2 + ["2", "JK", "3b"]
-
 
 @settings(max_examples=800, deadline=None)
 @given(hand=st.lists(st.sampled_from(POOL), min_size=1, max_size=9),

@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import (
     DEAL_OVER,
+    POOL,
     frozen,
     hand_size,
     pile_of,
@@ -235,9 +236,6 @@ def test_R31_to_R35_hold_in_real_deals():
 
 
 # ---- the engine against the reference on many random piles -----------------------------------------
-
-POOL = list(naive.NATURALS) * 2 + ["2", "JK", "3b"]
-
 
 @settings(max_examples=800, deadline=None)
 @given(hand=st.lists(st.sampled_from(POOL), min_size=1, max_size=7),
