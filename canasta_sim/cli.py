@@ -106,16 +106,20 @@ def cli():
               show_default=True, type=click.Path(dir_okay=False),
               help="Parquet file to write (its directory must exist); replaced atomically, "
                    "e.g. --out results/classic.parquet.")
-@click.option("--batch-size", type=int, default=65536, show_default=True,
-              help="Deals per kernel call; changes memory use and progress steps, never "
-                   "the results, e.g. --batch-size 8192.")
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads playing deals (default: every core of the machine); never "
+                   "changes the results, e.g. --threads 1.")
+@click.option("--chunk-size", "--batch-size", "chunk_size", type=int, default=65536,
+              show_default=True,
+              help="Deals per chunk, written as one Parquet row group; changes memory use "
+                   "and progress steps, never the results, e.g. --chunk-size 8192.")
 @click.option("--first-deal", type=int, default=0, show_default=True,
               help="Index of the first deal: --first-deal 1000000 --deals 1000000 plays deals "
                    "1000000..1999999, the same rows a single longer run gives them, so a "
                    "study can be split into parts.")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar (it is also off when stderr is not a terminal).")
-def simulate(deals, seed, rules, policies, scores, out, batch_size, first_deal, quiet):
+def simulate(deals, seed, rules, policies, scores, out, threads, chunk_size, first_deal, quiet):
     """Play --deals deals and write one row per deal to a Parquet file.
 
     Prints one summary line: deals, file, speed, mean deal score per side and the
@@ -131,13 +135,15 @@ def simulate(deals, seed, rules, policies, scores, out, batch_size, first_deal, 
     from canasta_sim import results, runner
 
     results.check_writable(out)
-    batch_size = runner.check_batch_size(batch_size)
+    chunk_size = runner.check_chunk_size(chunk_size)
+    threads = runner.check_threads(threads)
     plan = runner.prepare(deals, seed, rules, policies, scores, first_deal=first_deal)
     progress = not quiet and sys.stderr.isatty()
     summary = _Summary(plan.rules.num_sides)
     _ready_kernels(progress)
     start = time.perf_counter()
-    results.write_parquet(summary.watch(runner.iter_tables(plan, batch_size, progress)), out)
+    tables = runner.iter_tables(plan, chunk_size, progress, threads)
+    results.write_parquet(summary.watch(tables), out)
     click.echo(summary.line(plan.deals, out, time.perf_counter() - start))
 
 
@@ -231,6 +237,87 @@ def replay(seed, deal_range, rules, policies, scores, pretty):
         write(line)
         write("\n")
     sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------------------------
+# warm, bench
+# --------------------------------------------------------------------------------------------
+
+@cli.command()
+def warm():
+    """Compile every kernel now (or load it from the on-disk cache) and say how long it took.
+
+    The first run on a machine compiles the kernels, about 80 s on two cores; the
+    machine code is cached per version of the kernel sources, so later processes
+    load it in about a second. Run this once after installing, e.g. in a container
+    build or before a batch of jobs.
+    """
+    from canasta_sim._cache import configure_numba_cache
+    from canasta_sim.warm import warm as warm_all
+
+    folder = configure_numba_cache()
+    for name, seconds in warm_all().items():
+        click.echo(f"{name}: ready in {seconds:.1f} s")
+    click.echo(f"cache: {folder}")
+
+
+@cli.command()
+@click.option("--deals", "-n", type=click.IntRange(1), default=200_000, show_default=True,
+              help="Deals per timed run.")
+@click.option("--repeat", type=click.IntRange(1), default=5, show_default=True,
+              help="Timed runs per case; the table shows their median, min and max.")
+@click.option("--warmup", type=click.IntRange(0), default=1, show_default=True,
+              help="Untimed runs per case before the timed ones.")
+@click.option("--policies", "-p", default="random,greedy", show_default=True,
+              help="Policies to time, each at every seat, comma-separated.")
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--seed", "-s", type=int, default=20261129, show_default=True, help=SEED_HELP)
+@click.option("--threads", "-t", type=click.IntRange(1, 1024), default=None,
+              help="The 'all threads' count (default: every core).")
+@click.option("--check", is_flag=True,
+              help="Audit a sample of the benchmarked deals through their traces (card "
+                   "conservation, score identity).")
+@click.option("--sample", type=click.IntRange(1), default=500, show_default=True,
+              help="Deals per policy audited by --check.")
+@click.option("--cold/--no-cold", default=True, show_default=True,
+              help="Time a cold compile of every kernel (about 80 s, in a fresh process).")
+@click.option("--target/--no-target", default=True, show_default=True,
+              help="Time 'canasta-sim simulate --deals 1000000' as a user runs it.")
+@click.option("--csv", "csv_path", default=os.path.join("results", "bench", "bench.csv"),
+              show_default=True, help="CSV file for the results ('' for none).")
+def bench(deals, repeat, warmup, policies, rules, seed, threads, check, sample, cold, target,
+          csv_path):
+    """Measure deals per second and compile time; print a table and write a CSV.
+
+    Cases: the floor (shuffle and deal, no play) and full deals with each policy,
+    each on one thread and on all threads, kernel-only and end-to-end (Parquet
+    written); compile time cold and cached; the 1,000,000-deal simulate run.
+    Rates are medians of --repeat runs. Also: python -m benchmarks.
+
+    \b
+    Examples:
+      canasta-sim bench
+      canasta-sim bench --deals 1000000 --repeat 5 --check
+      canasta-sim bench --policies greedy --no-cold --no-target --deals 50000
+    """
+    from canasta_sim import policies as policy_registry
+    from canasta_sim import results
+    from canasta_sim.benchmarks import suite
+    from canasta_sim.rules import parse_rules
+
+    names = tuple(policy_registry.split_top_level(policies))
+    num_players = parse_rules(rules).num_players
+    for name in names:
+        policy_registry.parse_policies(name, num_players)
+    if csv_path:
+        os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
+        results.check_writable(csv_path)
+    opts = suite.Options(deals=deals, repeat=repeat, warmup=warmup, policies=names,
+                         rules=rules, seed=seed, threads=threads or 0, check=check,
+                         sample=sample, cold=cold, target=target, csv=csv_path)
+    found = suite.run_suite(opts, say=click.echo)
+    if csv_path:
+        click.echo(f"written {suite.write_csv(found, opts)}")
 
 
 def main(argv=None):

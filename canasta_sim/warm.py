@@ -34,6 +34,18 @@ def warm_trace_deal() -> float:
     return time.perf_counter() - start
 
 
+def warm_deal_only() -> float:
+    """Make ``deal_only_nb`` (the benchmarks' floor) ready; returns seconds."""
+    from canasta_sim.kernels.engine import deal_only_nb
+    from canasta_sim.runner import prepare
+
+    plan = prepare(1)
+    start = time.perf_counter()
+    deal_only_nb(plan.rules_nb, 0, 0, 1, plan.scores_before)
+    return time.perf_counter() - start
+
+
 def warm() -> dict:
     """Make every entry kernel ready; returns seconds per kernel."""
-    return {"play_deals_nb": warm_play_deals(), "trace_deal_nb": warm_trace_deal()}
+    return {"play_deals_nb": warm_play_deals(), "trace_deal_nb": warm_trace_deal(),
+            "deal_only_nb": warm_deal_only()}

@@ -64,7 +64,9 @@ SIMULATE_ERRORS = [
     (["--policies", "greedy(depth=2)"], ["'depth'"]),
     (["--scores", "0,0,0"], ["'0,0,0'", "2 sides"]),
     (["--scores", "zero,0"], ["'zero,0'"]),
-    (["--batch-size", "0"], ["batch_size=0"]),
+    (["--batch-size", "0"], ["chunk_size=0"]),
+    (["--chunk-size", "-5"], ["chunk_size=-5"]),
+    (["--threads", "0"], ["threads=0", "1..1024"]),
     (["--first-deal", "-3"], ["first_deal=-3"]),
     (["--bogus"], ["--bogus"]),
 ]
@@ -211,7 +213,8 @@ def test_runner_validates_before_playing(no_engine):
                    {"deals": 1, "rules": "foo"}, {"deals": 1, "policies": "x"},
                    {"deals": 1, "scores_before": [1, 2, 3]},
                    {"deals": 1, "scores_before": [True, 0]},
-                   {"deals": 1, "batch_size": 0}):
+                   {"deals": 1, "chunk_size": 0}, {"deals": 1, "threads": 0},
+                   {"deals": 1, "threads": 2.5}):
         with pytest.raises(BadInput):
             runner.simulate(**kwargs)
 
@@ -227,7 +230,7 @@ def test_scores_before_array():
 
 def test_simulate_writes_parquet(tmp_path):
     out = tmp_path / "run.parquet"
-    result = _invoke(["simulate", "--deals", "25", "--seed", "3", "--quiet", "--batch-size",
+    result = _invoke(["simulate", "--deals", "25", "--seed", "3", "--quiet", "--chunk-size",
                       "10", "--out", str(out)], tmp_path)
     assert result.exit_code == 0, (result.stderr, result.exception)
     assert result.stdout.count("\n") == 1 and "25 deals" in result.stdout

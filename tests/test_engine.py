@@ -18,7 +18,7 @@ def test_results_identical_across_batch_sizes(policies):
     whole = canasta_sim.simulate(300, seed=11, policies=policies)
     for batch in (1, 7, 64):
         assert canasta_sim.simulate(300, seed=11, policies=policies,
-                                    batch_size=batch).equals(whole)
+                                    chunk_size=batch).equals(whole)
     part = canasta_sim.simulate(100, seed=11, policies=policies, first_deal=150)
     assert part.equals(whole.slice(150, 100))
 

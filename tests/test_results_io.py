@@ -132,9 +132,9 @@ def test_numba_cache_dir_is_set():
 
 # --- with the engine (needs kernels/engine.py) ---------------------------------------------
 
-def test_batch_size_never_changes_results():
-    a = runner.simulate(30, seed=5, batch_size=7)
-    b = runner.simulate(30, seed=5, batch_size=64)
+def test_chunk_size_never_changes_results():
+    a = runner.simulate(30, seed=5, chunk_size=7)
+    b = runner.simulate(30, seed=5, chunk_size=64)
     assert a.to_pydict() == b.to_pydict()
     c = runner.simulate(10, seed=5, first_deal=20)
     assert c.to_pydict() == a.slice(20).to_pydict()
