@@ -112,11 +112,11 @@ def floor_run(plan, threads: int):
 
 def kernel_run(plan, threads: int):
     """A callable playing ``plan.deals`` deals into memory on ``threads`` threads."""
-    from canasta_sim.runner import DealPool
+    from canasta_sim.runner import WorkPool
 
     def run():
-        with DealPool(plan, threads) as pool:
-            return pool.start(plan.first_deal, plan.deals).wait()
+        with WorkPool(threads) as pool:
+            return pool.start_deals(plan, plan.first_deal, plan.deals).wait()
 
     return run
 
@@ -126,8 +126,7 @@ def end_to_end_run(plan, threads: int, path: str):
     from canasta_sim import results, runner
 
     def run():
-        results.write_parquet(runner.iter_tables(plan, runner.DEFAULT_CHUNK, False, threads),
-                              path)
+        results.write_parquet(runner.iter_tables(plan, None, False, threads), path)
 
     return run
 

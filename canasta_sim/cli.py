@@ -96,8 +96,13 @@ def cli():
 # --------------------------------------------------------------------------------------------
 
 @cli.command(no_args_is_help=False)
-@click.option("--deals", "-n", type=int, default=10000, show_default=True,
-              help="Number of deals to play, >= 0, e.g. --deals 100000.")
+@click.option("--deals", "-n", type=int, default=None,
+              help="Number of independent deals to play, >= 0, e.g. --deals 100000 "
+                   "(default 10000 unless --games is given).")
+@click.option("--games", "-g", type=int, default=None,
+              help="Play whole games to the target score instead (R58-R60), e.g. --games "
+                   "1000: writes one row per game to --out and one row per deal beside it "
+                   "(results/g.parquet -> results/g.deals.parquet).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help=SEED_HELP)
 @click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
 @click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
@@ -109,17 +114,20 @@ def cli():
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads playing deals (default: every core of the machine); never "
                    "changes the results, e.g. --threads 1.")
-@click.option("--chunk-size", "--batch-size", "chunk_size", type=int, default=65536,
-              show_default=True,
-              help="Deals per chunk, written as one Parquet row group; changes memory use "
-                   "and progress steps, never the results, e.g. --chunk-size 8192.")
+@click.option("--chunk-size", "--batch-size", "chunk_size", type=int, default=None,
+              help="Deals (or games) per chunk, written as one Parquet row group; changes "
+                   "memory use and progress steps, never the results (default 65536 deals "
+                   "or 4096 games), e.g. --chunk-size 8192.")
 @click.option("--first-deal", type=int, default=0, show_default=True,
               help="Index of the first deal: --first-deal 1000000 --deals 1000000 plays deals "
                    "1000000..1999999, the same rows a single longer run gives them, so a "
                    "study can be split into parts.")
+@click.option("--first-game", type=int, default=0, show_default=True,
+              help="Index of the first game of a --games run (as --first-deal for deals).")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar (it is also off when stderr is not a terminal).")
-def simulate(deals, seed, rules, policies, scores, out, threads, chunk_size, first_deal, quiet):
+def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_size, first_deal,
+             first_game, quiet):
     """Play --deals deals and write one row per deal to a Parquet file.
 
     Prints one summary line: deals, file, speed, mean deal score per side and the
@@ -131,20 +139,32 @@ def simulate(deals, seed, rules, policies, scores, out, threads, chunk_size, fir
       canasta-sim simulate --rules 'classic(black_three_freezes=true)' -o results/b3.parquet
       canasta-sim simulate --rules six-player --policies greedy,random,greedy,random,greedy,random
       canasta-sim simulate --scores 1500,3000 --deals 5000
+      canasta-sim simulate --games 2000 --rules six-player --out results/g6.parquet
     """
     from canasta_sim import results, runner
 
-    results.check_writable(out)
-    chunk_size = runner.check_chunk_size(chunk_size)
+    if deals is None and games is None:
+        deals = 10000
+    paths = [out] if games is None else [out, results.deals_path(out)]
+    for path in paths:
+        results.check_writable(path)
+    if chunk_size is not None:
+        runner.check_chunk_size(chunk_size)
     threads = runner.check_threads(threads)
-    plan = runner.prepare(deals, seed, rules, policies, scores, first_deal=first_deal)
+    plan = runner.prepare(deals, seed, rules, policies, scores, first_deal=first_deal,
+                          games=games, first_game=first_game)
     progress = not quiet and sys.stderr.isatty()
-    summary = _Summary(plan.rules.num_sides)
     _ready_kernels(progress)
     start = time.perf_counter()
     tables = runner.iter_tables(plan, chunk_size, progress, threads)
-    results.write_parquet(summary.watch(tables), out)
-    click.echo(summary.line(plan.deals, out, time.perf_counter() - start))
+    if games is None:
+        summary = _Summary(plan.rules.num_sides)
+        results.write_parquet(summary.watch(tables), out)
+        click.echo(summary.line(plan.deals, out, time.perf_counter() - start))
+    else:
+        summary = _GameSummary(plan.rules.num_sides)
+        results.write_parquets(summary.watch(tables), paths)
+        click.echo(summary.line(paths, time.perf_counter() - start))
 
 
 def _ready_kernels(show):
@@ -193,50 +213,143 @@ class _Summary:
                 f"{100 * self.out_count / rows:.1f}%")
 
 
+class _GameSummary:
+    """Running totals of a games run for its one-line summary."""
+
+    def __init__(self, num_sides):
+        """Start with zero games for ``num_sides`` sides."""
+        self.num_sides = num_sides
+        self.wins = [0] * num_sides
+        self.games = 0
+        self.deals = 0
+
+    def watch(self, pairs):
+        """Yield the (games, deals) table pairs unchanged, adding each to the totals."""
+        for games, deals in pairs:
+            self.games += games.num_rows
+            self.deals += deals.num_rows
+            winners = games["winner"].to_numpy()
+            for side in range(self.num_sides):
+                self.wins[side] += int((winners == side).sum())
+            yield games, deals
+
+    def line(self, paths, seconds):
+        """``N games (D deals) -> paths in T s; wins per side ...; draws ...``."""
+        games = max(self.games, 1)
+        wins = ", ".join(f"s{k} {100 * w / games:.1f}%" for k, w in enumerate(self.wins))
+        others = self.games - sum(self.wins)
+        return (f"{self.games} games ({self.deals} deals, {self.deals / games:.1f} per game) -> "
+                f"{' and '.join(paths)} in {seconds:.2f} s; games won: {wins}; "
+                f"drawn or cut off: {others}")
+
+
 # --------------------------------------------------------------------------------------------
 # replay
 # --------------------------------------------------------------------------------------------
 
 @cli.command()
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help=SEED_HELP)
-@click.option("--deals", "-d", "deal_range", required=True, metavar="A:B",
+@click.option("--deals", "-d", "deal_range", default=None, metavar="A:B",
               help="Deals to replay, A:B meaning deals A to B-1 like a Python slice: "
                    "--deals 5:8 replays deals 5, 6 and 7; --deals 5 replays deal 5 alone.")
+@click.option("--games", "-g", "game_range", default=None, metavar="A:B",
+              help="Replay every deal of games A..B-1 of a --games run instead (same A:B "
+                   "form); each start line carries its game.")
 @click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
 @click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
 @click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
 @click.option("--pretty", is_flag=True,
               help="Readable text instead of JSON Lines.")
-def replay(seed, deal_range, rules, policies, scores, pretty):
-    """Print deals A..B-1 move by move as a trace (TRACE.md) on stdout.
+def replay(seed, deal_range, game_range, rules, policies, scores, pretty):
+    """Print deals A..B-1 (or the deals of games A..B-1) move by move as a trace (TRACE.md).
 
     JSON Lines by default, one event per line; --pretty for readable text.
 
     A trace shows every card that moved: the deal, red threes, draws, takes, melds,
     discards and the score. Deal i here is exactly row deal == i of a 'simulate' run
-    with the same --seed, --rules, --policies and --scores.
+    with the same --seed, --rules, --policies and --scores; with --games, deal k of
+    game g is row (game g, deal k) of 'simulate --games'.
 
     \b
     Examples:
       canasta-sim replay --seed 7 --deals 0:3
       canasta-sim replay --seed 7 --deals 12 --pretty
       canasta-sim replay --seed 7 --deals 0:100 --rules two-player > traces.jsonl
+      canasta-sim replay --seed 7 --games 3 --pretty
     """
     from canasta_sim import runner
 
-    first, end = runner.parse_deal_range(deal_range)
-    plan = runner.prepare(end - first, seed, rules, policies, scores, first_deal=first)
-    scores_before = tuple(plan.scores_before[:plan.rules.num_sides].tolist())
-
+    if (deal_range is None) == (game_range is None):
+        raise BadInput("give --deals A:B or --games A:B (one of them): accepted: e.g. "
+                       "--deals 0:10 or --games 3")
+    if game_range is not None:
+        if scores is not None:
+            raise BadInput(f"--scores {scores} is given with --games: accepted: no starting "
+                           "scores, every game starts at 0 (R58)")
+        first, end = runner.parse_deal_range(game_range, what="game range")
+        plan = runner.prepare(seed=seed, rules=rules, policies=policies, games=end - first,
+                              first_game=first)
+    else:
+        first, end = runner.parse_deal_range(deal_range)
+        plan = runner.prepare(end - first, seed, rules, policies, scores, first_deal=first)
     from canasta_sim import trace
 
-    make_lines = trace.pretty_lines if pretty else trace.trace_lines
+    names = ",".join(plan.names)
+    if game_range is not None:
+        events = trace.game_trace_events(plan.rules, plan.seed, first, end, names)
+    else:
+        scores_before = tuple(plan.scores_before[:plan.rules.num_sides].tolist())
+        events = trace.trace_events(plan.rules, plan.seed, first, end, names, scores_before)
+    lines = trace.pretty_event_lines(events) if pretty else trace.event_lines(events)
     write = sys.stdout.write
-    lines = make_lines(plan.rules, plan.seed, first, end, ",".join(plan.names), scores_before)
     for line in lines:
         write(line)
         write("\n")
     sys.stdout.flush()
+
+
+# --------------------------------------------------------------------------------------------
+# rules
+# --------------------------------------------------------------------------------------------
+
+@cli.group(cls=click.Group)
+def rules():
+    """List the rule-set presets, or show every knob of a rule set."""
+
+
+@rules.command("list")
+def rules_list():
+    """Print each preset with a one-line description."""
+    from canasta_sim.rules import PRESETS
+
+    width = max(len(name) for name in PRESETS)
+    for name, preset in PRESETS.items():
+        click.echo(f"{name:{width}}  {preset.description}")
+
+
+@rules.command("show")
+@click.argument("rule_set", metavar="NAME|STRING|FILE", default="classic")
+def rules_show(rule_set):
+    """Print every knob of a rule set with its value; '*' marks values that differ from
+    classic.
+
+    \b
+    Examples:
+      canasta-sim rules show six-player
+      canasta-sim rules show 'classic(wild_ratio_rule=le,hand_size=13)'
+      canasta-sim rules show my-rules.toml
+    """
+    from canasta_sim.rules import KNOBS, parse_rules, preset_rules
+
+    chosen = parse_rules(rule_set)
+    classic = preset_rules("classic")
+    click.echo(f"rule set: {chosen.canonical()}")
+    width = max(len(name) for name in KNOBS)
+    for name, knob in KNOBS.items():
+        value = getattr(chosen, name)
+        mark = "*" if value != getattr(classic, name) else " "
+        click.echo(f"{mark} {name:{width}}  {knob.format(value)}")
+    click.echo("(* differs from classic; knobs: RULES.md 3.1)")
 
 
 # --------------------------------------------------------------------------------------------

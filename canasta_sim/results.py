@@ -65,7 +65,8 @@ def _narrow(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
     return pa.array(values, type=arrow_type)  # safe cast: overflow raises
 
 
-def provenance(rules, seed: int, names, scores_before=None, created=None) -> dict:
+def provenance(rules, seed: int, names, scores_before=None, created=None,
+               games: bool = False) -> dict:
     """Schema metadata (bytes -> bytes) saying how a table was made."""
     import json
     import platform
@@ -79,6 +80,7 @@ def provenance(rules, seed: int, names, scores_before=None, created=None) -> dic
     created = created or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     meta = {
         "canasta_sim.rules": rules.canonical(),
+        "canasta_sim.run": "games" if games else "deals",
         "canasta_sim.seed": str(int(seed)),
         "canasta_sim.policies": ",".join(names),
         "canasta_sim.scores_before": ",".join(str(int(s)) for s in scores[:num_sides]),
@@ -94,34 +96,98 @@ def provenance(rules, seed: int, names, scores_before=None, created=None) -> dic
     return {k.encode(): v.encode() for k, v in meta.items()}
 
 
+def _policy_column(names, seat: int, n: int) -> pa.Array:
+    """Seat ``seat``'s policy name n times, or nulls for a seat the rule set does not have."""
+    if seat < len(names):
+        return _constant_dictionary(names[seat], n)
+    return pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int8()), pa.array([], pa.string()))
+
+
+def _side_columns(out: np.ndarray, num_sides: int) -> dict:
+    """Every ``s{k}_{field}`` column for sides 0..MAX_SIDES-1; null for missing sides."""
+    n = out.shape[0]
+    columns = {}
+    for side in range(layout.MAX_SIDES):
+        for field in layout.SIDE_FIELDS:
+            arrow_type = SIDE_TYPES[field]
+            columns[f"s{side}_{field}"] = (
+                _narrow(out[:, side_column(side, field)], arrow_type) if side < num_sides
+                else pa.nulls(n, arrow_type))
+    return columns
+
+
+def _how_columns(seed, rules, names, n: int) -> dict:
+    """``seed``, ``rules`` and ``policy_0``..``policy_5``: how each row was made."""
+    columns = {"seed": pa.array(np.full(n, seed, dtype=np.int64)),
+               "rules": _constant_dictionary(rules.canonical(), n)}
+    for seat in range(layout.MAX_SEATS):
+        columns[f"policy_{seat}"] = _policy_column(names, seat, n)
+    return columns
+
+
+def _deal_columns(out: np.ndarray, rules) -> dict:
+    """The per-deal columns of the kernel output: deal facts, then every side's items."""
+    columns = {}
+    for name, col, arrow_type in DEAL_COLUMNS:
+        columns[name] = (_end_reason(out[:, col]) if name == "end_reason"
+                         else _narrow(out[:, col], arrow_type))
+    columns.update(_side_columns(out, rules.num_sides))
+    return columns
+
+
 def results_table(out, first_deal, seed, rules, names, scores_before=None, metadata=None):
     """Name and narrow the kernel output ``out`` (n x NCOLS int64) for deals first_deal.. .
 
     ``rules`` is a RuleSet (or anything :func:`canasta_sim.rules.parse_rules` reads),
     ``names`` the policy name of every seat.  ``metadata`` (from :func:`provenance`)
-    is computed if not given.
+    is computed if not given.  The schema is the same for every rule set: seats and
+    sides the rule set does not have hold nulls.
     """
     from canasta_sim.rules import parse_rules
 
     rules = parse_rules(rules)
     out = np.asarray(out, dtype=np.int64)
     n = out.shape[0]
-    columns = {
-        "deal": pa.array(np.arange(first_deal, first_deal + n, dtype=np.int64)),
-        "seed": pa.array(np.full(n, seed, dtype=np.int64)),
-        "rules": _constant_dictionary(rules.canonical(), n),
-    }
-    for seat in range(rules.num_players):
-        columns[f"policy_{seat}"] = _constant_dictionary(names[seat], n)
-    for name, col, arrow_type in DEAL_COLUMNS:
-        columns[name] = (_end_reason(out[:, col]) if name == "end_reason"
-                         else _narrow(out[:, col], arrow_type))
-    for side in range(rules.num_sides):
-        for field in layout.SIDE_FIELDS:
-            columns[f"s{side}_{field}"] = _narrow(out[:, side_column(side, field)],
-                                                  SIDE_TYPES[field])
+    columns = {"deal": pa.array(np.arange(first_deal, first_deal + n, dtype=np.int64))}
+    columns.update(_how_columns(seed, rules, names, n))
+    columns.update(_deal_columns(out, rules))
     if metadata is None:
         metadata = provenance(rules, seed, names, scores_before)
+    return pa.table(columns).replace_schema_metadata(metadata)
+
+
+def game_deals_table(out, extras, seed, rules, names, metadata):
+    """The per-deal table of a games run: ``game``, ``deal`` (0, 1, ... within the game),
+    ``s{k}_cum_before`` (R58), then the columns of :func:`results_table`."""
+    n = out.shape[0]
+    columns = {"game": pa.array(extras[:, layout.D_GAME]),
+               "deal": pa.array(extras[:, layout.D_DEAL_IN_GAME].astype(np.int16))}
+    columns.update(_how_columns(seed, rules, names, n))
+    for side in range(layout.MAX_SIDES):
+        columns[f"s{side}_cum_before"] = (
+            pa.array(extras[:, layout.D_CUM_BEFORE + side].astype(np.int32))
+            if side < rules.num_sides else pa.nulls(n, pa.int32()))
+    columns.update(_deal_columns(out, rules))
+    return pa.table(columns).replace_schema_metadata(metadata)
+
+
+def games_table(games_out, first_game, seed, rules, names, metadata):
+    """One row per game: ``game``, ``winner`` (side, -1 for a draw or a cut-off game),
+    ``ended`` (target, draw, cut), ``deals`` played, ``first_dealer`` and each side's
+    final cumulative score ``s{k}_final``."""
+    n = games_out.shape[0]
+    columns = {"game": pa.array(np.arange(first_game, first_game + n, dtype=np.int64))}
+    columns.update(_how_columns(seed, rules, names, n))
+    columns["winner"] = pa.array(games_out[:, layout.G_WINNER].astype(np.int8))
+    columns["ended"] = pa.DictionaryArray.from_arrays(
+        pa.array(games_out[:, layout.G_ENDED], type=pa.int8()),
+        pa.array(list(layout.GAME_ENDINGS)))
+    columns["deals"] = pa.array(games_out[:, layout.G_DEALS].astype(np.int16))
+    columns["first_dealer"] = pa.array(games_out[:, layout.G_FIRST_DEALER].astype(np.int8))
+    for side in range(layout.MAX_SIDES):
+        columns[f"s{side}_final"] = (
+            pa.array(games_out[:, layout.G_FINAL + side].astype(np.int32))
+            if side < rules.num_sides else pa.nulls(n, pa.int32()))
     return pa.table(columns).replace_schema_metadata(metadata)
 
 
@@ -154,43 +220,70 @@ def check_writable(path) -> str:
 def write_parquet(table_or_batches, path) -> str:
     """Write a table, or an iterable of tables / record batches of one schema, to ``path``.
 
-    zstd-compressed.  Written to a temporary file in the same directory and moved
-    into place with ``os.replace``, so no partial file is left on any error or
-    KeyboardInterrupt.  Returns the path.
+    zstd-compressed; each table of a stream becomes (at least) one row group.  Written
+    to a temporary file in the same directory and moved into place with ``os.replace``,
+    so no partial file is left on any error or KeyboardInterrupt.  Returns the path.
     """
-    path = check_writable(path)
+    if isinstance(table_or_batches, pa.Table):
+        table_or_batches = [table_or_batches]
+    return write_parquets(((part,) for part in table_or_batches), [path])[0]
+
+
+def write_parquets(parts, paths) -> list:
+    """Write a stream of tuples of tables, one table per path, to the Parquet ``paths``.
+
+    Every file is written to a temporary file first; only when the whole stream is
+    written are they all moved into place, so an error leaves none of them behind.
+    """
+    paths = [check_writable(p) for p in paths]
+    temps = [_temp_beside(p) for p in paths]
+    writers = [None] * len(paths)
+    try:
+        for part in parts:
+            for k, table in enumerate(part):
+                if isinstance(table, pa.RecordBatch):
+                    table = pa.Table.from_batches([table])
+                if writers[k] is None:
+                    writers[k] = pq.ParquetWriter(temps[k], table.schema, compression="zstd")
+                writers[k].write_table(table)
+        if any(w is None for w in writers):
+            raise BadInput("nothing to write: the result stream was empty")
+        for w in writers:
+            w.close()
+        for tmp, path in zip(temps, paths):
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
+            os.replace(tmp, path)
+    except BaseException:
+        for w in writers:
+            _close_quietly(w)
+        for tmp in temps:
+            _remove_quietly(tmp)
+        raise
+    return paths
+
+
+def _temp_beside(path) -> str:
+    """A new empty temporary file in the directory of ``path``."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
                                suffix=".tmp")
     os.close(fd)
-    try:
-        if isinstance(table_or_batches, pa.Table):
-            pq.write_table(table_or_batches, tmp, compression="zstd")
-        else:
-            _write_stream(table_or_batches, tmp)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
-        os.replace(tmp, path)
-    except BaseException:
-        _remove_quietly(tmp)
-        raise
-    return path
+    return tmp
 
 
-def _write_stream(parts, tmp):
-    """Write an iterable of tables / record batches with one ParquetWriter."""
-    writer = None
-    try:
-        for part in parts:
-            if isinstance(part, pa.RecordBatch):
-                part = pa.Table.from_batches([part])
-            if writer is None:
-                writer = pq.ParquetWriter(tmp, part.schema, compression="zstd")
-            writer.write_table(part)
-        if writer is None:
-            raise BadInput("nothing to write: the result stream was empty")
-    finally:
-        if writer is not None:
+def _close_quietly(writer):
+    """Close a ParquetWriter (if any), ignoring errors."""
+    if writer is not None:
+        try:
             writer.close()
+        except Exception:  # noqa: BLE001 - the original error is what matters
+            pass
+
+
+def deals_path(path) -> str:
+    """The per-deal file beside a games file: results/g.parquet -> results/g.deals.parquet."""
+    root, ext = os.path.splitext(os.fspath(path))
+    return f"{root}.deals{ext or '.parquet'}"
 
 
 def _umask():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple, Optional
 
 import numpy as np
 
@@ -24,6 +24,9 @@ MAX_SEED = 2 ** 63 - 1
 MAX_DEALS = 2 ** 62
 SCORE_BOUND = 10 ** 9          # |cumulative score| accepted in scores_before
 DEFAULT_CHUNK = 65536         # deals per chunk: one Parquet row group
+DEFAULT_GAME_CHUNK = 4096     # games per chunk in a games run
+DEALS_PER_GAME_GUESS = 12     # room for deal rows per game asked of the games kernel
+MAX_GAMES = MAX_DEALS // layout.GAME_STRIDE
 MAX_THREADS = 1024
 
 
@@ -40,6 +43,8 @@ class Plan(NamedTuple):
     params: np.ndarray          # float64[MAX_SEATS, NPARAMS]
     scores_before: np.ndarray   # int64[MAX_SIDES]
     metadata: dict
+    games: Optional[int] = None  # a games run: how many games (deals is then 0)
+    first_game: int = 0
 
 
 # --------------------------------------------------------------------------------------------
@@ -121,26 +126,26 @@ def _parse_score(part, whole, accepted):
                        f"{accepted}") from None
 
 
-def parse_deal_range(text) -> tuple:
-    """``"A:B"`` -> (A, B): deals A..B-1, like a Python slice; ``"A"`` alone means ``A:A+1``.
-
-    BadInput unless A and B are whole numbers with 0 <= A < B.
+def parse_deal_range(text, what="deal range") -> tuple:
+    """``"A:B"`` -> (A, B): deals (or games) A..B-1, like a Python slice; ``"A"`` alone
+    means ``A:A+1``.  BadInput unless A and B are whole numbers with 0 <= A < B.
     """
-    accepted = ("accepted: A:B with whole numbers 0 <= A < B (deals A to B-1, like a Python "
-                "slice), e.g. 0:10, or A alone for one deal")
+    unit, limit = ("game", MAX_GAMES) if what.startswith("game") else ("deal", MAX_DEALS)
+    accepted = (f"accepted: A:B with whole numbers 0 <= A < B ({unit}s A to B-1, like a "
+                f"Python slice), e.g. 0:10, or A alone for one {unit}")
     match = re.fullmatch(r"\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?", str(text))
     if match is None:
-        raise BadInput(f"deal range {str(text)!r} is malformed: {accepted}")
+        raise BadInput(f"{what} {str(text)!r} is malformed: {accepted}")
     first = int(match.group(1))
     end = int(match.group(2)) if match.group(2) is not None else first + 1
     if first < 0:
-        raise BadInput(f"deal range {text!r} starts below 0: {accepted}")
+        raise BadInput(f"{what} {text!r} starts below 0: {accepted}")
     if end < first:
-        raise BadInput(f"deal range {text!r} ends before it starts: {accepted}")
+        raise BadInput(f"{what} {text!r} ends before it starts: {accepted}")
     if end == first:
-        raise BadInput(f"deal range {text!r} is empty: {accepted}")
-    if end > MAX_DEALS:
-        raise BadInput(f"deal range {text!r} ends after deal {MAX_DEALS}: {accepted}")
+        raise BadInput(f"{what} {text!r} is empty: {accepted}")
+    if end > limit:
+        raise BadInput(f"{what} {text!r} ends after {unit} {limit}: {accepted}")
     return first, end
 
 
@@ -148,20 +153,50 @@ def parse_deal_range(text) -> tuple:
 # Running
 # --------------------------------------------------------------------------------------------
 
-def prepare(deals, seed=0, rules="classic", policies="greedy", scores_before=None,
-            first_deal=0) -> Plan:
-    """Validate every input and return a :class:`Plan`; raises BadInput, never runs a deal."""
+def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_before=None,
+            first_deal=0, games=None, first_game=0) -> Plan:
+    """Validate every input and return a :class:`Plan`; raises BadInput, never runs a deal.
+
+    Give ``deals`` (independent deals) or ``games`` (whole games, R58-R60), not both.
+    """
     from canasta_sim.results import provenance
 
-    deals = check_deals(deals)
+    deals, games = _deals_or_games(deals, games, scores_before, first_deal)
     first_deal = check_deals(first_deal, name="first_deal")
+    first_game = check_games(first_game, name="first_game")
     seed = check_seed(seed)
     rules = parse_rules(rules)
     rules_nb = rules.to_kernel()
     names, ids, params = parse_policies(policies, rules.num_players)
     scores = parse_scores(scores_before, rules.num_sides)
-    metadata = provenance(rules, seed, names, scores[:rules.num_sides].tolist())
-    return Plan(deals, first_deal, seed, rules, rules_nb, names, ids, params, scores, metadata)
+    metadata = provenance(rules, seed, names, scores[:rules.num_sides].tolist(),
+                          games=games is not None)
+    return Plan(deals, first_deal, seed, rules, rules_nb, names, ids, params, scores, metadata,
+                games, first_game)
+
+
+def _deals_or_games(deals, games, scores_before, first_deal):
+    """(deals, games) checked: exactly one is given; games start from zero scores."""
+    if games is None:
+        return check_deals(deals if deals is not None else 0), None
+    if deals is not None:
+        raise BadInput(f"deals={deals!r} and games={games!r} are both given: accepted: "
+                       "deals for independent deals or games for whole games, not both")
+    if scores_before is not None:
+        raise BadInput(f"scores_before={_show(scores_before)} is given with games: accepted: "
+                       "no starting scores, every game starts at 0 (R58)")
+    if first_deal:
+        raise BadInput(f"first_deal={first_deal!r} is given with games: accepted: "
+                       "first_game to start at another game")
+    return 0, check_games(games)
+
+
+def check_games(games, name="games") -> int:
+    """A number of games (or a game index) as an int in 0..MAX_GAMES, or BadInput."""
+    if not _is_int(games) or not 0 <= games <= MAX_GAMES:
+        raise BadInput(f"{name}={games!r} is not accepted: accepted: a whole number in "
+                       f"0..{MAX_GAMES}, e.g. 1000")
+    return int(games)
 
 
 def _engine():
@@ -208,45 +243,55 @@ def split_range(n: int, parts: int) -> list:
 
 
 class _Chunk(NamedTuple):
-    """A chunk of deals being played: its first deal, its rows and the pieces' futures."""
+    """A chunk of work under way: its first deal (or game), the pieces' futures, and how
+    the pieces' results become the chunk's result."""
 
     first: int
-    out: np.ndarray
+    count: int
     futures: list
+    combine: Callable
 
-    def wait(self) -> np.ndarray:
-        """The chunk's rows once every piece is played (re-raises a piece's error)."""
-        for future in self.futures:
-            future.result()
-        return self.out
+    def wait(self):
+        """The chunk's result once every piece is done (re-raises a piece's error)."""
+        return self.combine([future.result() for future in self.futures])
 
 
-class DealPool:
-    """Worker threads playing chunks of deals; a chunk is split into pieces, one per task.
+class WorkPool:
+    """Worker threads playing chunks; a chunk is split into pieces, one per task.
 
-    Deal i's row depends only on (plan, i), so the thread count and the piece sizes
-    never change a result.  A chunk is started before the previous one is consumed,
-    so turning rows into Arrow and writing Parquet overlaps with play.
+    A row depends only on the plan and its deal (or game) number, so the thread count
+    and the piece sizes never change a result.  The kernels release the GIL, and a
+    chunk is started before the previous one is consumed, so turning rows into Arrow
+    and writing Parquet overlaps with play.
     """
 
     PIECES_PER_THREAD = 4   # several pieces per thread even out deals of unequal length
     MIN_PIECE = 256         # smaller pieces cost more in scheduling than they balance
 
-    def __init__(self, plan: Plan, threads: int):
-        """Start ``threads`` worker threads for ``plan``."""
+    def __init__(self, threads: int):
+        """Start ``threads`` worker threads."""
         from concurrent.futures import ThreadPoolExecutor
 
-        self.plan = plan
         self.threads = threads
         self._pool = ThreadPoolExecutor(threads, thread_name_prefix="canasta-sim")
 
-    def start(self, first: int, n: int) -> _Chunk:
-        """Begin playing deals first..first+n-1; returns the chunk to wait on."""
+    def pieces(self, n: int, min_piece: int = MIN_PIECE) -> list:
+        """How a chunk of n deals (or games) is split among the threads."""
+        parts = min(self.threads * self.PIECES_PER_THREAD, max(1, n // min_piece))
+        return split_range(n, max(parts, self.threads))
+
+    def start_deals(self, plan: Plan, first: int, n: int) -> _Chunk:
+        """Begin playing deals first..first+n-1; the chunk's result is their rows."""
         out = np.zeros((n, layout.NCOLS), dtype=np.int64)
-        parts = min(self.threads * self.PIECES_PER_THREAD, max(1, n // self.MIN_PIECE))
-        futures = [self._pool.submit(play_range, self.plan, first + a, out[a:b])
-                   for a, b in split_range(n, max(parts, self.threads))]
-        return _Chunk(first, out, futures)
+        futures = [self._pool.submit(play_range, plan, first + a, out[a:b])
+                   for a, b in self.pieces(n)]
+        return _Chunk(first, n, futures, lambda _: out)
+
+    def start_games(self, plan: Plan, first: int, n: int) -> _Chunk:
+        """Begin playing games first..first+n-1; the chunk's result is their GameRows."""
+        futures = [self._pool.submit(play_game_range, plan, first + a, b - a)
+                   for a, b in self.pieces(n, min_piece=16)]
+        return _Chunk(first, n, futures, GameRows.concat)
 
     def close(self) -> None:
         """Cancel pieces not yet started and wait for the running ones."""
@@ -261,59 +306,121 @@ class DealPool:
         self.close()
 
 
-def chunk_bounds(plan: Plan, chunk_size: int) -> list:
-    """The (first deal, count) of each chunk of a plan; one empty chunk when it has no deals."""
-    end = plan.first_deal + plan.deals
-    starts = range(plan.first_deal, end, chunk_size)
-    return [(s, min(chunk_size, end - s)) for s in starts] or [(plan.first_deal, 0)]
+def chunk_bounds(first: int, count: int, chunk_size: int) -> list:
+    """(first, n) of each chunk of ``count`` deals or games from ``first``; one empty chunk
+    when count is 0."""
+    end = first + count
+    return [(s, min(chunk_size, end - s)) for s in range(first, end, chunk_size)] or [(first, 0)]
 
 
-def iter_raw(plan: Plan, chunk_size=DEFAULT_CHUNK, threads=None, progress=False) -> Iterator:
-    """Yield (first deal, rows) per chunk, in deal order, played on ``threads`` threads.
+def iter_chunks(plan: Plan, chunk_size=None, threads=None, progress=False) -> Iterator:
+    """Yield each chunk's result in order: deal rows, or GameRows for a games plan.
 
-    The progress bar (stderr, when ``progress``) shows deals done, deals/s and time left.
+    The progress bar (stderr, when ``progress``) shows deals or games done, the rate and
+    the time left.
     """
     from tqdm import tqdm
 
-    chunk_size = check_chunk_size(chunk_size)
+    games = plan.games is not None
+    chunk_size = check_chunk_size(chunk_size if chunk_size is not None
+                                  else DEFAULT_GAME_CHUNK if games else DEFAULT_CHUNK)
     threads = check_threads(threads)
-    chunks = chunk_bounds(plan, chunk_size)
-    with DealPool(plan, threads) as pool, \
-            tqdm(total=plan.deals, unit=" deals", file=sys.stderr, disable=not progress,
-                 dynamic_ncols=True, unit_scale=True, smoothing=0.1) as bar:
-        pending = pool.start(*chunks[0])
+    first, count = (plan.first_game, plan.games) if games else (plan.first_deal, plan.deals)
+    chunks = chunk_bounds(first, count, chunk_size)
+    with WorkPool(threads) as pool, \
+            tqdm(total=count, unit=" games" if games else " deals", file=sys.stderr,
+                 disable=not progress, dynamic_ncols=True, unit_scale=True,
+                 smoothing=0.1) as bar:
+        start = pool.start_games if games else pool.start_deals
+        pending = start(plan, *chunks[0])
         for k in range(len(chunks)):
-            following = pool.start(*chunks[k + 1]) if k + 1 < len(chunks) else None
-            rows = pending.wait()
-            bar.update(rows.shape[0])
-            yield pending.first, rows
+            following = start(plan, *chunks[k + 1]) if k + 1 < len(chunks) else None
+            result = pending.wait()
+            bar.update(pending.count)
+            yield pending.first, result
             pending = following
 
 
-def iter_tables(plan: Plan, chunk_size=DEFAULT_CHUNK, progress=False, threads=None) -> Iterator:
-    """Yield one Arrow table per chunk (at least one, empty when there are no deals)."""
-    from canasta_sim.results import results_table
+def iter_tables(plan: Plan, chunk_size=None, progress=False, threads=None) -> Iterator:
+    """Yield one Arrow table per chunk (at least one, empty when there is nothing to play).
 
-    for first, rows in iter_raw(plan, chunk_size, threads, progress):
-        yield results_table(rows, first, plan.seed, plan.rules, plan.names,
-                            metadata=plan.metadata)
+    For a games plan each item is a pair (games table, per-deal table).
+    """
+    from canasta_sim import results
+
+    for first, rows in iter_chunks(plan, chunk_size, threads, progress):
+        if plan.games is None:
+            yield results.results_table(rows, first, plan.seed, plan.rules, plan.names,
+                                        metadata=plan.metadata)
+        else:
+            yield (results.games_table(rows.games, first, plan.seed, plan.rules, plan.names,
+                                       plan.metadata),
+                   results.game_deals_table(rows.deals, rows.extras, plan.seed, plan.rules,
+                                            plan.names, plan.metadata))
 
 
-def simulate(deals, seed=0, rules="classic", policies="greedy", scores_before=None,
-             chunk_size=DEFAULT_CHUNK, progress=False, first_deal=0, threads=None):
-    """Play ``deals`` deals and return a ``pyarrow.Table`` with one row per deal.
+# --------------------------------------------------------------------------------------------
+# Games (R58-R60)
+# --------------------------------------------------------------------------------------------
 
+class GameRows(NamedTuple):
+    """Raw rows of some games: one per game, and one per deal with its extras."""
+
+    games: np.ndarray       # games x G_NCOLS
+    deals: np.ndarray       # deals x NCOLS
+    extras: np.ndarray      # deals x D_NCOLS
+
+    @staticmethod
+    def concat(parts) -> "GameRows":
+        """The rows of consecutive pieces, in order."""
+        return GameRows(*(np.concatenate(arrays) for arrays in zip(*parts)))
+
+
+def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
+    """Play games first_game..first_game+n-1 whole; the unit of work of a games run."""
+    from canasta_sim.kernels.games import play_games_nb
+
+    games = np.zeros((n, layout.G_NCOLS), dtype=np.int64)
+    deal_parts, extra_parts = [], []
+    done = 0
+    while done < n or not deal_parts:
+        room = layout.MAX_GAME_DEALS + DEALS_PER_GAME_GUESS * (n - done)
+        rows = np.zeros((room, layout.NCOLS), dtype=np.int64)
+        extras = np.zeros((room, layout.D_NCOLS), dtype=np.int64)
+        played, used = play_games_nb(plan.rules_nb, plan.seed, first_game + done,
+                                     games[done:], rows, extras, plan.policy_ids,
+                                     plan.params, 0)
+        deal_parts.append(rows[:used])
+        extra_parts.append(extras[:used])
+        done += played
+    return GameRows(games, np.concatenate(deal_parts), np.concatenate(extra_parts))
+
+
+# --------------------------------------------------------------------------------------------
+# Python entry point
+# --------------------------------------------------------------------------------------------
+
+def simulate(deals=None, seed=0, rules="classic", policies="greedy", scores_before=None,
+             chunk_size=None, progress=False, first_deal=0, threads=None, games=None,
+             first_game=0):
+    """Play deals (or whole games) and return the results as ``pyarrow`` tables.
+
+    ``simulate(deals=N)`` returns one table, one row per deal; ``simulate(games=N)``
+    plays N games to ``game_target`` (R58-R60) and returns (games table, per-deal table).
     ``rules``: a preset name, canonical string, .toml path or RuleSet;
     ``policies``: one policy name for every seat or one per seat, comma-separated;
-    ``scores_before``: each side's cumulative score before the deal (default zeros),
-    which sets the initial-meld minimum (R27).  Deal numbers start at ``first_deal``.
-    ``threads`` (default: every core) and ``chunk_size`` never change the result.
-    Raises :class:`BadInput` before playing anything if an input is wrong.
+    ``scores_before``: each side's cumulative score before each deal (deals only; default
+    zeros), which sets the initial-meld minimum (R27).  Numbering starts at ``first_deal``
+    or ``first_game``.  ``threads`` (default: every core) and ``chunk_size`` never change
+    the result.  Raises :class:`BadInput` before playing anything if an input is wrong.
     """
     import pyarrow as pa
 
-    chunk_size = check_chunk_size(chunk_size)
+    plan = prepare(deals, seed, rules, policies, scores_before, first_deal, games, first_game)
     threads = check_threads(threads)
-    plan = prepare(deals, seed, rules, policies, scores_before, first_deal)
-    tables = list(iter_tables(plan, chunk_size, progress, threads))
-    return tables[0] if len(tables) == 1 else pa.concat_tables(tables)
+    if chunk_size is not None:
+        check_chunk_size(chunk_size)
+    parts = list(iter_tables(plan, chunk_size, progress, threads))
+    if plan.games is None:
+        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
+    return tuple(pa.concat_tables(tables) for tables in zip(*parts))

@@ -24,16 +24,25 @@ def _tokens(values) -> list:
     return [TOKENS[int(v)] for v in values]
 
 
-def run_traced(plan: Plan, deal: int):
-    """Play one deal with tracing on; returns (event int buffer, result row)."""
+def run_traced(plan: Plan, deal: int, dealer: int = -1):
+    """Play one deal with tracing on; returns (event int buffer, result row).
+
+    ``deal`` is the deal number of the random streams; ``dealer`` -1 draws the dealer
+    at random as ``simulate`` does, a seat number sets it (a deal of a game).
+    """
     from canasta_sim.kernels.engine import trace_deal_nb
+    from canasta_sim.kernels.games import trace_game_deal_nb
 
     size = BUFFER_INTS
     while True:
         buf = np.zeros(size, np.int32)
         row = np.zeros(layout.NCOLS, np.int64)
-        used = trace_deal_nb(plan.rules_nb, plan.seed, deal, plan.policy_ids, plan.params,
-                             plan.scores_before, row, buf)
+        if dealer < 0:
+            used = trace_deal_nb(plan.rules_nb, plan.seed, deal, plan.policy_ids, plan.params,
+                                 plan.scores_before, row, buf)
+        else:
+            used = trace_game_deal_nb(plan.rules_nb, plan.seed, deal, dealer, plan.policy_ids,
+                                      plan.params, plan.scores_before, row, buf)
         if row[layout.COL_TRACE_OVERFLOW] == 0:
             return buf[:used], row
         size *= 4
@@ -122,12 +131,39 @@ def trace_events(rules="classic", seed=0, first=0, last=1, policies="greedy",
         yield decode_events(buf, plan, deal, row)
 
 
+def game_trace_events(rules="classic", seed=0, first=0, last=1,
+                      policies="greedy") -> Iterator[list]:
+    """The event lists of every deal of games first..last-1 (``game`` set in each start).
+
+    Each game is played once to learn its dealers and cumulative scores, then each of
+    its deals is traced with them; deal k of game g is the row (game g, deal k) of a
+    games run.
+    """
+    from canasta_sim.runner import play_game_range
+
+    plan = prepare(seed=seed, rules=rules, policies=policies, games=max(last - first, 0),
+                   first_game=first)
+    for game in range(first, last):
+        rows = play_game_range(plan, game, 1)
+        for k in range(rows.deals.shape[0]):
+            deal_plan = plan._replace(
+                scores_before=rows.extras[k, layout.D_CUM_BEFORE:].astype(np.int64))
+            buf, row = run_traced(deal_plan, game * layout.GAME_STRIDE + k,
+                                  int(rows.deals[k, layout.COL_DEALER]))
+            yield decode_events(buf, deal_plan, k, row, game=game)
+
+
+def event_lines(event_lists) -> Iterator[str]:
+    """JSON Lines (TRACE.md), one event per string, from lists of events."""
+    for events in event_lists:
+        for ev in events:
+            yield json.dumps(ev, separators=(",", ":"))
+
+
 def trace_lines(rules="classic", seed=0, first=0, last=1, policies="greedy",
                 scores_before=None) -> Iterator[str]:
     """JSON Lines (TRACE.md) of deals first..last-1, one event per string."""
-    for events in trace_events(rules, seed, first, last, policies, scores_before):
-        for ev in events:
-            yield json.dumps(ev, separators=(",", ":"))
+    return event_lines(trace_events(rules, seed, first, last, policies, scores_before))
 
 
 # ---- the readable view ----------------------------------------------------------------------
@@ -228,11 +264,17 @@ class _View:
 def pretty_lines(rules="classic", seed=0, first=0, last=1, policies="greedy",
                  scores_before=None) -> Iterator[str]:
     """A readable, turn-by-turn view of deals first..last-1 (hands, pile, melds)."""
-    for events in trace_events(rules, seed, first, last, policies, scores_before):
+    return pretty_event_lines(trace_events(rules, seed, first, last, policies, scores_before))
+
+
+def pretty_event_lines(event_lists) -> Iterator[str]:
+    """A readable, turn-by-turn view of lists of events (hands, pile, melds)."""
+    for events in event_lists:
         start = events[0]
         view = _View(start)
-        yield (f"=== deal {start['deal']}  rules {start['rules']}  dealer {start['dealer']}  "
-               f"scores before {start['scores_before']}")
+        game = f"game {start['game']}  " if start.get("game") is not None else ""
+        yield (f"=== {game}deal {start['deal']}  rules {start['rules']}  dealer "
+               f"{start['dealer']}  scores before {start['scores_before']}")
         for s, hand in enumerate(view.hands):
             yield f"seat {s} dealt {_fmt_cards(hand)}"
         for ev in events[1:]:

@@ -65,3 +65,26 @@ RED3_SOURCES = ("deal", "stock", "pile")
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 POLICY_NAMES = ("random", "greedy")
+
+# --- games (R58-R60) -------------------------------------------------------------------------
+# Deal k of game g is dealt from the random streams of deal number g * GAME_STRIDE + k, so a
+# game never shares a deck with another game and two rule sets with the same deck see the same
+# cards in deal k of game g (common random numbers).
+GAME_STRIDE = 4096
+MAX_GAME_DEALS = 2000            # a game still unfinished after this many deals is cut off
+# per-game result row (int64)
+G_FIRST_DEALER = 0
+G_DEALS = 1                      # deals played
+G_WINNER = 2                     # side with the higher total; -1 for a draw or a cut-off game
+G_ENDED = 3                      # GAME_TARGET, GAME_DRAW or GAME_CUT
+G_FINAL = 4                      # + side: cumulative score after the last deal
+G_NCOLS = G_FINAL + MAX_SIDES
+GAME_TARGET = 0                  # a side reached game_target with the higher total (R59)
+GAME_DRAW = 1                    # a tie at the top ended the game (tie_policy=draw, R60)
+GAME_CUT = 2                     # MAX_GAME_DEALS reached without an end
+GAME_ENDINGS = ("target", "draw", "cut")
+# per-deal extras of a game (int64), beside the per-deal result row
+D_GAME = 0
+D_DEAL_IN_GAME = 1
+D_CUM_BEFORE = 2                 # + side: cumulative score before the deal (R27, R58)
+D_NCOLS = D_CUM_BEFORE + MAX_SIDES

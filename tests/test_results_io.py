@@ -51,10 +51,12 @@ def test_results_table_columns_and_types():
     assert meta[b"canasta_sim.seed"] == b"7"
 
 
-def test_results_table_only_existing_sides_and_seats():
-    table = results_table(_fake_out(2, 2), 0, 0, parse_rules("two-player"), ("greedy",) * 2)
-    assert "policy_2" not in table.column_names and "s2_score" not in table.column_names
-    assert "s1_score" in table.column_names
+def test_results_table_has_one_schema_with_nulls_for_missing_sides_and_seats():
+    two = results_table(_fake_out(2, 2), 0, 0, parse_rules("two-player"), ("greedy",) * 2)
+    six = results_table(_fake_out(2, 3), 0, 0, parse_rules("six-player-3x2"), ("greedy",) * 6)
+    assert two.schema.remove_metadata() == six.schema.remove_metadata()
+    assert two["policy_2"].null_count == 2 and two["s2_score"].null_count == 2
+    assert two["policy_1"].to_pylist() == ["greedy"] * 2 and two["s1_score"].null_count == 0
 
 
 def test_write_parquet_round_trip(tmp_path):

@@ -1,0 +1,129 @@
+"""Whole games to the target score (R5, R58-R60), built on the deal kernel.
+
+A game starts at cumulative score 0 for every side with a random dealer (R5); the deal
+then passes one seat clockwise each deal.  Each deal's initial-meld minimum comes from
+the side's cumulative score (R27), which grows by the deal score (R58).  After a deal in
+which some side has reached ``game_target`` the side with the higher total wins (R59);
+an exact tie at the top plays another deal or ends in a draw by ``tie_policy`` (R60).
+"""
+import numpy as np
+
+from .actions import MAX_OPTS
+from .cards import MELD_KINDS
+from .engine import play_deal_nb
+from .jit import entry, kernel
+from .layout import (
+    COL_DEALER,
+    D_CUM_BEFORE,
+    D_DEAL_IN_GAME,
+    D_GAME,
+    G_DEALS,
+    G_ENDED,
+    G_FINAL,
+    G_FIRST_DEALER,
+    G_WINNER,
+    GAME_CUT,
+    GAME_DRAW,
+    GAME_STRIDE,
+    GAME_TARGET,
+    MAX_GAME_DEALS,
+    MAX_SIDES,
+    S_SCORE,
+    SIDE_BASE,
+    SIDE_STRIDE,
+)
+from .rules_nb import Tie
+from .state import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS, new_state_nb
+
+GAME_ON = -1                                      # game_over_nb: the game goes on
+
+
+@kernel
+def game_over_nb(rules, cum):
+    """After a deal: (how the game ended or GAME_ON, winning side or -1).  R59: the game ends
+    once a side has reached the target, won by the higher total; R60: an exact tie at the top
+    plays another deal (tie_policy=extra_deal) or ends in a draw (tie_policy=draw)."""
+    top = cum[0]
+    for side in range(1, rules.num_sides):
+        top = max(top, cum[side])
+    if top < rules.game_target:
+        return GAME_ON, -1
+    leaders = 0
+    winner = -1
+    for side in range(rules.num_sides):
+        if cum[side] == top:
+            leaders += 1
+            winner = side
+    if leaders == 1:
+        return GAME_TARGET, winner
+    if rules.tie_policy == Tie.DRAW:
+        return GAME_DRAW, -1
+    return GAME_ON, -1
+
+
+@kernel
+def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_row, rows,
+                 extras):
+    """Play game ``game`` to its end; one result row and one extras row per deal.
+    ``rows`` and ``extras`` must hold MAX_GAME_DEALS rows; ``cum`` is scratch for the
+    cumulative scores.  Returns the number of deals played."""
+    cum[:] = 0
+    dealer = -1                                   # R5: the first dealer at random
+    ended = GAME_ON
+    winner = -1
+    k = 0
+    while ended == GAME_ON and k < MAX_GAME_DEALS:
+        row = rows[k]
+        extras[k, D_GAME] = game
+        extras[k, D_DEAL_IN_GAME] = k
+        for side in range(MAX_SIDES):
+            extras[k, D_CUM_BEFORE + side] = cum[side]
+        play_deal_nb(rules, S, buf, seed, game * GAME_STRIDE + k, dealer, pol, params, cum,
+                     opts, plan, row)
+        if k == 0:
+            game_row[G_FIRST_DEALER] = row[COL_DEALER]
+        dealer = (row[COL_DEALER] + 1) % rules.num_players      # R5: passes clockwise
+        for side in range(rules.num_sides):
+            cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]   # R58
+        k += 1
+        ended, winner = game_over_nb(rules, cum)
+    if ended == GAME_ON:
+        ended = GAME_CUT
+    game_row[G_DEALS] = k
+    game_row[G_WINNER] = winner
+    game_row[G_ENDED] = ended
+    for side in range(MAX_SIDES):
+        game_row[G_FINAL + side] = cum[side]
+    return k
+
+
+@entry
+def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params, check):
+    """Play games first_game, first_game+1, ... into ``games_out`` rows while ``rows`` /
+    ``extras`` (per-deal) still have room for a game of MAX_GAME_DEALS deals.
+    Returns (games played, deal rows used); call again for the rest."""
+    S = new_state_nb()
+    S[4][ST_CHECK_ON] = check
+    opts = np.zeros((MAX_OPTS, 5), np.int64)
+    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    buf = np.zeros(1, np.int32)
+    cum = np.zeros(MAX_SIDES, np.int64)
+    used = 0
+    for g in range(games_out.shape[0]):
+        if rows.shape[0] - used < MAX_GAME_DEALS:
+            return g, used
+        used += play_game_nb(rules, S, buf, seed, first_game + g, pol, params, opts, plan,
+                             cum, games_out[g], rows[used:], extras[used:])
+    return games_out.shape[0], used
+
+
+@entry
+def trace_game_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf):
+    """Play one deal of a game (its deal number, dealer and the cumulative scores before it)
+    with the trace on; returns the number of ints written to ``buf``."""
+    S = new_state_nb()
+    S[4][ST_TRACE_ON] = 1
+    opts = np.zeros((MAX_OPTS, 5), np.int64)
+    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan, row)
+    return S[4][ST_TRACE_POS]
