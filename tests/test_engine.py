@@ -30,10 +30,13 @@ def test_different_seeds_give_different_deals():
 
 
 @pytest.mark.parametrize("policies", ["greedy", "random"])
-def test_trace_agrees_with_results(policies):
-    """TRACE.md: the trace of deal i describes row deal == i of simulate."""
-    table = canasta_sim.simulate(40, seed=5, policies=policies, first_deal=20).to_pylist()
-    for row, events in zip(table, trace_events("classic", 5, 20, 60, policies)):
+@pytest.mark.parametrize("rules", list(canasta_sim.rules.PRESETS))
+def test_trace_agrees_with_results(rules, policies):
+    """TRACE.md: the trace of deal i describes row deal == i of simulate, for every preset."""
+    sides = canasta_sim.parse_rules(rules).num_sides
+    table = canasta_sim.simulate(40, seed=5, rules=rules, policies=policies,
+                                 first_deal=20).to_pylist()
+    for row, events in zip(table, trace_events(rules, 5, 20, 60, policies)):
         start, end, score = events[0], events[-2], events[-1]
         assert start["deal"] == row["deal"]
         assert start["dealer"] == row["dealer"]
@@ -53,7 +56,7 @@ def test_trace_agrees_with_results(policies):
             assert side["red3"] == row[f"s{k}_red3_points"]
             assert side["out"] == row[f"s{k}_out_bonus"]
             assert side["hand"] == row[f"s{k}_hand"]
-            takes = sum(e["ev"] == "take" and e["seat"] % 2 == k for e in events)
+            takes = sum(e["ev"] == "take" and e["seat"] % sides == k for e in events)
             assert takes == row[f"s{k}_pile_takes"]
 
 

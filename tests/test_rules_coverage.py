@@ -42,3 +42,13 @@ def test_spec_still_has_60_rules_and_46_examples():
     examples = {int(m) for m in re.findall(r"\*\*T(\d+)\b", text)}
     assert rules == set(range(1, 61))
     assert examples == set(range(1, 47))
+
+
+def test_every_knob_is_switched_by_a_test():
+    """Every knob of RULES.md 3.1 is set by some test (``knob=value`` in a rule string or a
+    keyword), so switching it is checked against what RULES.md says."""
+    from canasta_sim.rules import KNOBS
+
+    text = "".join(path.read_text() for path in _test_files())
+    missing = [k for k in KNOBS if not re.search(rf"\b{k}\s*=|\"{k}\"\s*:", text)]
+    assert missing == [], f"knobs no test switches: {missing}"
