@@ -23,8 +23,9 @@ RULES_HELP = ("Rule set: a preset (classic, two-player, three-player, six-player
               "'classic(black_three_freezes=true,hand_size=13)', or a .toml file with "
               "preset = \"...\" and knob = value lines (knob names: RULES.md 3.1).")
 POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy') or one name per "
-                 "seat, comma-separated ('greedy,random,greedy,random'). Accepted: greedy, "
-                 "random.")
+                 "seat, comma-separated ('expert,careful,expert,careful'); a name may set "
+                 "parameters: 'careful(freeze_at=8,wild_hold=2)'. Accepted: random, greedy, "
+                 "careful, rush, builder, expert (parameters: README, Policies).")
 SCORES_HELP = ("Each side's cumulative score before the deal, comma-separated, one per side "
                "(sets the initial-meld minimum, R27), e.g. '1500,-20'. Default: all 0.")
 SEED_HELP = "Master seed, 0..2**63-1; deal i of seed S is always the same deal, e.g. 42."
@@ -124,10 +125,15 @@ def cli():
                    "study can be split into parts.")
 @click.option("--first-game", type=int, default=0, show_default=True,
               help="Index of the first game of a --games run (as --first-deal for deals).")
+@click.option("--sweep", multiple=True, metavar="POLICY.PARAM=A:B:STEP",
+              help="Play the same deals once per value of a policy parameter, e.g. --sweep "
+                   "careful.freeze_at=4:16:2 (4, 6, ..., 16; or a list =4,8,12); each seat "
+                   "playing that policy gets the value, and the result gets a column "
+                   "careful.freeze_at. Repeat --sweep for every combination of several.")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar (it is also off when stderr is not a terminal).")
 def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_size, first_deal,
-             first_game, quiet):
+             first_game, sweep, quiet):
     """Play --deals deals and write one row per deal to a Parquet file.
 
     Prints one summary line: deals, file, speed, mean deal score per side and the
@@ -151,16 +157,17 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
     if chunk_size is not None:
         runner.check_chunk_size(chunk_size)
     threads = runner.check_threads(threads)
-    plan = runner.prepare(deals, seed, rules, policies, scores, first_deal=first_deal,
-                          games=games, first_game=first_game)
+    points = runner.prepare_sweep(sweep, deals, seed, rules, policies, scores,
+                                  first_deal=first_deal, games=games, first_game=first_game)
+    plan = points[0][0]
     progress = not quiet and sys.stderr.isatty()
     _ready_kernels(progress)
     start = time.perf_counter()
-    tables = runner.iter_tables(plan, chunk_size, progress, threads)
+    tables = runner.iter_sweep_tables(points, chunk_size, progress, threads)
     if games is None:
         summary = _Summary(plan.rules.num_sides)
         results.write_parquet(summary.watch(tables), out)
-        click.echo(summary.line(plan.deals, out, time.perf_counter() - start))
+        click.echo(summary.line(plan.deals * len(points), out, time.perf_counter() - start))
     else:
         summary = _GameSummary(plan.rules.num_sides)
         results.write_parquets(summary.watch(tables), paths)
@@ -350,6 +357,64 @@ def rules_show(rule_set):
         mark = "*" if value != getattr(classic, name) else " "
         click.echo(f"{mark} {name:{width}}  {knob.format(value)}")
     click.echo("(* differs from classic; knobs: RULES.md 3.1)")
+
+
+# --------------------------------------------------------------------------------------------
+# strength
+# --------------------------------------------------------------------------------------------
+
+@cli.command()
+@click.option("--policies", "-p", default="expert,careful,greedy,random", show_default=True,
+              help="Policies to compare, strongest expected first, comma-separated; every "
+                   "pair plays, e.g. 'builder,careful(freeze_at=12)'.")
+@click.option("--games", "-g", type=click.IntRange(1), default=2000, show_default=True,
+              help="Games per pair (half with each policy on side 0).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help=SEED_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads playing games (default: every core); never changes the results.")
+@click.option("--csv", "csv_path", default=os.path.join("results", "strength", "strength.csv"),
+              show_default=True, help="CSV file for the results ('' for none).")
+def strength(policies, games, seed, rules, threads, csv_path):
+    """Play every pair of policies head to head in full games; print a Markdown table.
+
+    Both seats of a side play the same policy; each pair plays --games games, half
+    with each policy on side 0, on the same game seeds. The table gives win rates
+    with 95% confidence intervals (Wilson; a draw counts half), the share of deals
+    ended by going out and by the stock, and each policy's mean deal score. The
+    last line says whether each policy beat the next one significantly.
+
+    \b
+    Examples:
+      canasta-sim strength
+      canasta-sim strength --policies builder,expert --games 10000 --seed 7
+    """
+    from canasta_sim import policies as policy_registry
+    from canasta_sim import results, runner
+    from canasta_sim import strength as strength_mod
+    from canasta_sim.rules import parse_rules
+
+    names = [p.strip() for p in policy_registry.split_top_level(policies)]
+    if len(names) < 2:
+        raise BadInput(f"policies={policies!r} names fewer than two policies: accepted: two "
+                       "or more comma-separated policies, e.g. expert,careful")
+    num_players = parse_rules(rules).num_players
+    for name in names:
+        policy_registry.parse_policies(name, num_players)
+    runner.check_seed(seed)
+    threads = runner.check_threads(threads)
+    if csv_path:
+        os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
+        results.check_writable(csv_path)
+    click.echo(f"rules {parse_rules(rules).canonical()}, seed {seed}, {games} games per pair")
+    click.echo(strength_mod.HEADER)
+    matches = strength_mod.play_all(names, games, seed, rules, threads, say=click.echo)
+    holds = strength_mod.ordering_holds(matches, names)
+    click.echo(f"ordering {' > '.join(names)}: "
+               f"{'holds, every step significant' if holds else 'does NOT hold significantly'}")
+    if csv_path:
+        strength_mod.write_csv(matches, csv_path, seed, parse_rules(rules).canonical())
+        click.echo(f"written {csv_path}")
 
 
 # --------------------------------------------------------------------------------------------

@@ -24,9 +24,32 @@ class PolicySpec(NamedTuple):
     params: dict
 
 
+# The club players' parameters, in kernel slot order (kernels/club.py P_*): what each means
+# is in the README's policy table and at the top of kernels/club.py.
+CLUB_PARAMS = ("freeze_at", "min_pile_take", "go_out_margin", "wild_hold", "want_canastas",
+               "endgame_stock", "answer_max_hand", "danger")
+
+
+def _club(policy_id, **defaults) -> PolicySpec:
+    """A club player with every parameter of CLUB_PARAMS, in slot order."""
+    assert set(defaults) == set(CLUB_PARAMS)
+    return PolicySpec(policy_id, {name: float(defaults[name]) for name in CLUB_PARAMS})
+
+
 REGISTRY = {
     "random": PolicySpec(layout.POLICY_RANDOM, {}),
     "greedy": PolicySpec(layout.POLICY_GREEDY, {}),
+    "careful": _club(layout.POLICY_CAREFUL, freeze_at=8, min_pile_take=4, go_out_margin=0,
+                     wild_hold=1, want_canastas=2, endgame_stock=0, answer_max_hand=0,
+                     danger=1),
+    "rush": _club(layout.POLICY_RUSH, freeze_at=99, min_pile_take=1, go_out_margin=0,
+                  wild_hold=0, want_canastas=0, endgame_stock=0, answer_max_hand=0, danger=0),
+    "builder": _club(layout.POLICY_BUILDER, freeze_at=12, min_pile_take=3, go_out_margin=500,
+                     wild_hold=0, want_canastas=3, endgame_stock=0, answer_max_hand=0,
+                     danger=1),
+    "expert": _club(layout.POLICY_EXPERT, freeze_at=8, min_pile_take=4, go_out_margin=300,
+                    wild_hold=1, want_canastas=2, endgame_stock=8, answer_max_hand=30,
+                    danger=1),
 }
 assert set(REGISTRY) == set(layout.POLICY_NAMES)
 assert all(len(spec.params) <= layout.NPARAMS for spec in REGISTRY.values())

@@ -397,12 +397,57 @@ def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
 
 
 # --------------------------------------------------------------------------------------------
+# Sweeps
+# --------------------------------------------------------------------------------------------
+
+def prepare_sweep(sweeps, deals=None, seed=0, rules="classic", policies="greedy",
+                  scores_before=None, first_deal=0, games=None, first_game=0) -> list:
+    """One (Plan, {column: value}) per combination of the swept values (canasta_sim.sweep),
+    every plan on the same deal seeds; all inputs checked before anything runs."""
+    from canasta_sim.sweep import parse_sweeps, sweep_points
+
+    base = prepare(deals, seed, rules, policies, scores_before, first_deal, games, first_game)
+    sweeps = parse_sweeps(sweeps)
+    if not sweeps:
+        return [(base, {})]
+    metadata = dict(base.metadata)
+    metadata[b"canasta_sim.sweep"] = ";".join(
+        f"{s.column}={','.join(f'{v:g}' for v in s.values)}" for s in sweeps).encode()
+    points = []
+    for text, values in sweep_points(policies, base.rules.num_players, sweeps):
+        plan = prepare(deals, seed, base.rules, text, scores_before, first_deal, games,
+                       first_game)
+        points.append((plan._replace(metadata=metadata), values))
+    return points
+
+
+def _with_sweep_columns(table, values: dict):
+    """``table`` with one float64 column per swept parameter, holding its value."""
+    import pyarrow as pa
+
+    for column, value in values.items():
+        table = table.append_column(column, pa.array([value] * table.num_rows, pa.float64()))
+    return table
+
+
+def iter_sweep_tables(points, chunk_size=None, progress=False, threads=None) -> Iterator:
+    """Like :func:`iter_tables` for every point of a sweep in turn, each table (or pair of
+    tables, for games) with the swept values as columns."""
+    for plan, values in points:
+        for part in iter_tables(plan, chunk_size, progress, threads):
+            if isinstance(part, tuple):
+                yield tuple(_with_sweep_columns(t, values) for t in part)
+            else:
+                yield _with_sweep_columns(part, values)
+
+
+# --------------------------------------------------------------------------------------------
 # Python entry point
 # --------------------------------------------------------------------------------------------
 
 def simulate(deals=None, seed=0, rules="classic", policies="greedy", scores_before=None,
              chunk_size=None, progress=False, first_deal=0, threads=None, games=None,
-             first_game=0):
+             first_game=0, sweep=None):
     """Play deals (or whole games) and return the results as ``pyarrow`` tables.
 
     ``simulate(deals=N)`` returns one table, one row per deal; ``simulate(games=N)``
@@ -412,15 +457,19 @@ def simulate(deals=None, seed=0, rules="classic", policies="greedy", scores_befo
     ``scores_before``: each side's cumulative score before each deal (deals only; default
     zeros), which sets the initial-meld minimum (R27).  Numbering starts at ``first_deal``
     or ``first_game``.  ``threads`` (default: every core) and ``chunk_size`` never change
-    the result.  Raises :class:`BadInput` before playing anything if an input is wrong.
+    the result.  ``sweep``: one or a list of ``policy.param=start:stop:step`` texts
+    (canasta_sim.sweep); the same deals are played for every value, and each swept
+    parameter gets a column.  Raises :class:`BadInput` before playing anything if an input
+    is wrong.
     """
     import pyarrow as pa
 
-    plan = prepare(deals, seed, rules, policies, scores_before, first_deal, games, first_game)
+    points = prepare_sweep(sweep, deals, seed, rules, policies, scores_before, first_deal,
+                           games, first_game)
     threads = check_threads(threads)
     if chunk_size is not None:
         check_chunk_size(chunk_size)
-    parts = list(iter_tables(plan, chunk_size, progress, threads))
-    if plan.games is None:
+    parts = list(iter_sweep_tables(points, chunk_size, progress, threads))
+    if points[0][0].games is None:
         return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
     return tuple(pa.concat_tables(tables) for tables in zip(*parts))

@@ -40,6 +40,7 @@ from .actions import (
     take_options_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
+from .club import club_decide_nb, is_club_nb
 from .jit import entry, kernel
 from .layout import (
     COL_CHECK_FAILS,
@@ -88,6 +89,8 @@ from .state import (
     M_JOKER,
     M_NAT,
     SEAT_HAD_TURN,
+    SEAT_KNOWN,
+    SEAT_LAST_DISCARD,
     SEAT_MELDED_BEFORE,
     SIDE_CONCEALED_CANASTAS,
     SIDE_MELDED,
@@ -285,8 +288,7 @@ def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
                         ws)
     if n == 0:
         return -1, 0, 0
-    i = decide_nb(rules, pol[seat], params[seat], DEC_DRAW, opts, n, hands[seat], melds,
-                  side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
+    i = policy_decides_nb(rules, S, seat, pol, params, DEC_DRAW, opts, n)
     if opts[i, 0] != OPT_TAKE:
         return -1, 0, 0
     return opts[i, 1], opts[i, 2], opts[i, 3]
@@ -377,7 +379,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     n_order = 1
     order[0] = top
     count = take_count_nb(rules, top, k, d, j)                        # R28
-    place_cards_nb(rules, st, hands, melds, sidev, buf, seat, top, k, d, j, False)
+    lay_cards_nb(rules, S, buf, seat, top, k, d, j, False)
     melds[side, top, M_NAT] += 1                                       # the top card
     taken[top, M_NAT] = k
     taken[top, M_DEUCE] = d
@@ -416,7 +418,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest, top, 
                                                    rest, True)
         if kind < 0 or kind == OPT_STOP:
             break
-        place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, False)
+        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
         st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)
         if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
             order[n_order] = r
@@ -464,6 +466,7 @@ def join_pile_nb(S, buf, seat):
             reds += 1
         else:
             hands[seat, pile[i]] += 1
+            seatv[seat, SEAT_KNOWN + pile[i]] += 1        # RULES.md 0.1: seen by everyone
     st[ST_PILE_N] = 0
     st[ST_FREEZERS] = 0
     for _ in range(reds):
@@ -493,20 +496,45 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     st[ST_TURN_ASK] = -1
     if not able:
         return
-    side = side_of_nb(st, seat)
     n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
-    if opts[decide_nb(rules, pol[seat], params[seat], DEC_ASK, opts, n, hands[seat], melds,
-                      side, rng, STREAM_POLICY + seat, ws[WS_SCORES]), 0] != OPT_ASK:
+    if opts[policy_decides_nb(rules, S, seat, pol, params, DEC_ASK, opts, n), 0] != OPT_ASK:
         return
     partner = partner_of_nb(st, seat)
     n = add_opt_nb(opts, 0, OPT_YES, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO, 0, 0, 0, 0)
-    yes = opts[decide_nb(rules, pol[partner], params[partner], DEC_ANSWER, opts, n,
-                         hands[partner], melds, side, rng, STREAM_POLICY + partner,
-                         ws[WS_SCORES]), 0] == OPT_YES
+    yes = opts[policy_decides_nb(rules, S, partner, pol, params, DEC_ANSWER, opts, n),
+               0] == OPT_YES
     st[ST_TURN_ASK] = 1 if yes else 0
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
+
+
+@kernel
+def policy_decides_nb(rules, S, seat, pol, params, decision, opts, n):
+    """Index of the option ``seat``'s policy picks among ``opts[:n]``: the club players of
+    kernels/club.py, or random and greedy (kernels/policies.py)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if is_club_nb(pol[seat]):
+        return club_decide_nb(rules, S, seat, pol[seat], params[seat], decision, opts, n)
+    return decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
+                     side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
+
+
+@kernel
+def forget_known_nb(seatv, seat, kind, count):
+    """Cards a seat played are no longer known to be in its hand (public knowledge)."""
+    seatv[seat, SEAT_KNOWN + kind] = max(seatv[seat, SEAT_KNOWN + kind] - count, 0)
+
+
+@kernel
+def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
+    """Put cards from the seat's hand on its side's meld (actions.place_cards_nb) and keep
+    the public record of the cards it is known to hold."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, joker, trace)
+    forget_known_nb(seatv, seat, rank, nat)
+    forget_known_nb(seatv, seat, DEUCE, deuce)
+    forget_known_nb(seatv, seat, JOKER, joker)
 
 
 @kernel
@@ -519,7 +547,7 @@ def execute_go_out_nb(rules, S, buf, seat, plan):
             if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
                 st[ST_TURN_COUNT] += cards_value_nb(rules, r, plan[r, M_NAT], plan[r, M_DEUCE],
                                                     plan[r, M_JOKER])
-            place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, plan[r, M_NAT],
+            lay_cards_nb(rules, S, buf, seat, r, plan[r, M_NAT],
                            plan[r, M_DEUCE], plan[r, M_JOKER], True)
     if discard >= 0:
         discard_card_nb(rules, S, buf, seat, discard)
@@ -531,6 +559,8 @@ def discard_card_nb(rules, S, buf, seat, card):
     """R17: put one card from the hand on the pile (a wild card freezes it, R32)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     hands[seat, card] -= 1
+    forget_known_nb(seatv, seat, card, 1)
+    seatv[seat, SEAT_LAST_DISCARD] = card + 1
     pile[st[ST_PILE_N]] = card
     st[ST_PILE_N] += 1
     if freezes_pile_nb(rules, card):
@@ -553,8 +583,7 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
     if n == 0:
         return -1, 0, 0, 0, 0
     decision = DEC_TAKE_PLAN if planning else DEC_MELD
-    i = decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
-                  side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
+    i = policy_decides_nb(rules, S, seat, pol, params, decision, opts, n)
     kind = opts[i, 0]
     if kind == OPT_GO_OUT or kind == OPT_STOP:
         return kind, opts[i, 2], 0, 0, 0
@@ -583,7 +612,7 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
             return execute_go_out_nb(rules, S, buf, seat, plan)
         if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
             st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)          # R28
-        place_cards_nb(rules, st, hands, melds, sidev, buf, seat, r, nat, de, jo, True)
+        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
         if hand_size_nb(hands, seat) == 0:
             return go_out_nb(rules, S, buf, seat)                      # T31
 
@@ -592,10 +621,8 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     """R17: discard one card; an emptied hand is going out (R39)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    side = side_of_nb(st, seat)
     n = discard_options_nb(hands[seat], opts)
-    i = decide_nb(rules, pol[seat], params[seat], DEC_DISCARD, opts, n, hands[seat], melds,
-                  side, rng, STREAM_POLICY + seat, ws[WS_SCORES])
+    i = policy_decides_nb(rules, S, seat, pol, params, DEC_DISCARD, opts, n)
     discard_card_nb(rules, S, buf, seat, opts[i, 1])
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)

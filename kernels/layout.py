@@ -64,7 +64,11 @@ RED3_SOURCES = ("deal", "stock", "pile")
 # --- policies --------------------------------------------------------------------------------
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
-POLICY_NAMES = ("random", "greedy")
+POLICY_CAREFUL = 2               # the club players of kernels/club.py
+POLICY_RUSH = 3
+POLICY_BUILDER = 4
+POLICY_EXPERT = 5
+POLICY_NAMES = ("random", "greedy", "careful", "rush", "builder", "expert")
 
 # --- games (R58-R60) -------------------------------------------------------------------------
 # Deal k of game g is dealt from the random streams of deal number g * GAME_STRIDE + k, so a

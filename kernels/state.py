@@ -67,7 +67,9 @@ NST = 32
 SEAT_MELDED_BEFORE = 0   # the seat melded in an earlier turn of this deal (R44 i)
 SEAT_POLICY = 1
 SEAT_HAD_TURN = 2        # the seat has begun a turn (red3_replacement_timing=first_turn)
-NSEATV = 3
+SEAT_LAST_DISCARD = 3    # public: 1 + kind of the seat's last discard, 0 before its first
+SEAT_KNOWN = 4           # public, + kind: cards the seat took with the pile and still holds
+NSEATV = SEAT_KNOWN + NKINDS
 
 # sidev columns
 SIDE_RED3 = 0
@@ -93,7 +95,8 @@ WS_ORDER = 9         # take_pile_nb: order of the take melds
 WS_SCORES = 10       # policies: one score per option (MAX_OPTS wide)
 WS_CHECK_HAVE = 11   # cards_conserved_nb
 WS_CHECK_WANT = 12   # cards_conserved_nb
-WS_ROWS = 13
+WS_UNSEEN = 13       # club players: cards of each kind the deciding seat has not seen
+WS_ROWS = 14
 WS_COLS = 256
 WM_SAVE = 0          # snapshot of the side's melds
 WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld

@@ -108,9 +108,14 @@ class Position:
         return self
 
     def policies(self, *names) -> "Position":
-        ids = {"random": 0, "greedy": 1}
-        for seat, name in enumerate(names):
-            self.pol[seat] = ids[name]
+        """The policy of each seat in turn, with parameters: ``"careful(freeze_at=4)"``."""
+        from canasta_sim.policies import parse_one
+
+        for seat, text in enumerate(names):
+            _, policy_id, values = parse_one(text)
+            self.pol[seat] = policy_id
+            self.params[seat, :] = 0
+            self.params[seat, :len(values)] = values
         return self
 
     # --- turns -------------------------------------------------------------------------------

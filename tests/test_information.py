@@ -36,12 +36,28 @@ def seat0_view(pos):
             sidev.copy(), st[state.ST_TURN_SEAT:state.ST_TURN_DISCARDED + 1].copy())
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy"])
+POLICIES = ["random", "greedy", "careful", "rush", "builder", "expert",
+            "careful(freeze_at=2,min_pile_take=1,wild_hold=0,danger=3)",
+            "builder(go_out_margin=-1000,want_canastas=1)",
+            "expert(endgame_stock=60,answer_max_hand=0,want_canastas=5)"]
+
+
+def with_public_history(pos, seed):
+    """Give the position a public history: each seat's last discard."""
+    rng = np.random.default_rng(seed + 7)
+    for seat in range(4):
+        pos.S[5][seat, state.SEAT_LAST_DISCARD] = int(rng.integers(0, 16))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
 def test_turn_does_not_depend_on_hidden_cards(policy):
+    """Every policy and parameter set: a seat's turn sees only what RULES.md 0.1 allows."""
     changed = 0
     for seed in range(150):
         pos, hands, stock = random_position(seed, policy)
         pos2, _, _ = random_position(seed, policy)
+        with_public_history(pos, seed)
+        with_public_history(pos2, seed)
         rearrange_hidden(pos2, hands, stock, seed)
         changed += not np.array_equal(pos.S[2], pos2.S[2])
         pos.play_turn(0)

@@ -1,0 +1,130 @@
+"""Parameter sweeps: play the same deals (or games) once per value of a policy parameter.
+
+``--sweep "careful.freeze_at=4:16:2"`` plays every seat whose policy is ``careful``
+with ``freeze_at`` = 4, 6, ..., 16 (the stop value is included when the steps reach it),
+each time on the very same deal seeds (common random numbers), and writes one result
+with a column ``careful.freeze_at`` holding the value of each row.  Several sweeps
+give every combination of their values.  Values may also be listed: ``=4,8,12``.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from typing import NamedTuple
+
+from canasta_sim.errors import BadInput
+from canasta_sim.policies import REGISTRY, parse_one, split_top_level
+
+MAX_VALUES = 1000
+_SWEEP = re.compile(r"^\s*([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)\s*=\s*(.+?)\s*$")
+ACCEPTED = ("accepted: policy.parameter=start:stop:step (stop included) or "
+            "policy.parameter=v1,v2,..., e.g. careful.freeze_at=4:16:2")
+
+
+class Sweep(NamedTuple):
+    """One swept parameter: the policy it belongs to, its name and its values."""
+
+    policy: str
+    param: str
+    values: tuple
+
+    @property
+    def column(self) -> str:
+        """The result column holding this parameter's value: ``policy.param``."""
+        return f"{self.policy}.{self.param}"
+
+
+def parse_sweep(text: str) -> Sweep:
+    """``policy.param=start:stop:step`` or ``policy.param=v1,v2`` -> :class:`Sweep`."""
+    match = _SWEEP.match(str(text))
+    if match is None:
+        raise BadInput(f"sweep {text!r} is malformed: {ACCEPTED}")
+    policy, param, body = match.group(1).lower(), match.group(2).lower(), match.group(3)
+    if policy not in REGISTRY:
+        raise BadInput(f"sweep {text!r}: unknown policy {policy!r}: accepted policies are "
+                       f"{', '.join(REGISTRY)}")
+    params = REGISTRY[policy].params
+    if param not in params:
+        accepted = ", ".join(params) or "none"
+        raise BadInput(f"sweep {text!r}: policy {policy!r} has no parameter {param!r}: "
+                       f"accepted parameters are {accepted}")
+    return Sweep(policy, param, _values(text, body))
+
+
+def _values(text, body) -> tuple:
+    """The values of a range ``a:b:step`` (b included when reached) or a list ``v1,v2``."""
+    numbers = _numbers(text, body.split(":") if ":" in body else body.split(","))
+    if ":" not in body:
+        if len(set(numbers)) != len(numbers):
+            raise BadInput(f"sweep {text!r} repeats a value: {ACCEPTED}")
+        return numbers
+    if len(numbers) not in (2, 3):
+        raise BadInput(f"sweep {text!r} is malformed: {ACCEPTED}")
+    start, stop = numbers[0], numbers[1]
+    step = numbers[2] if len(numbers) == 3 else 1.0
+    if step <= 0 or stop < start or (stop - start) / step >= MAX_VALUES:
+        raise BadInput(f"sweep {text!r}: the range is empty, reversed or longer than "
+                       f"{MAX_VALUES} values: {ACCEPTED}")
+    count = int((stop - start) / step + 1e-9) + 1
+    return tuple(round(start + i * step, 10) for i in range(count))
+
+
+def _numbers(text, parts) -> tuple:
+    """Floats from texts, or BadInput naming the sweep."""
+    try:
+        return tuple(float(p) for p in parts)
+    except ValueError:
+        raise BadInput(f"sweep {text!r} has a value that is not a number: {ACCEPTED}") from None
+
+
+def parse_sweeps(texts) -> list:
+    """Every sweep of a list (or one text); BadInput if a parameter is swept twice."""
+    if isinstance(texts, str):
+        texts = [texts]
+    sweeps = [parse_sweep(t) for t in texts or ()]
+    columns = [s.column for s in sweeps]
+    if len(set(columns)) != len(columns):
+        raise BadInput(f"sweep of {columns[0]!r} is given twice: accepted: each parameter once")
+    return sweeps
+
+
+def sweep_points(policies, num_players: int, sweeps: list) -> list:
+    """One (policies text, {column: value}) per combination of swept values.
+
+    Every seat playing a swept policy gets the value; the seat's other parameters stay as
+    given.  BadInput if no seat plays a swept policy.
+    """
+    seats = split_top_level(policies) if isinstance(policies, str) else list(policies)
+    if len(seats) == 1:
+        seats = seats * num_players
+    names = [parse_one(seat)[0].split("(")[0] for seat in seats]
+    for sweep in sweeps:
+        if sweep.policy not in names:
+            raise BadInput(f"sweep {sweep.column!r}: no seat plays {sweep.policy!r} (policies "
+                           f"{','.join(names)}): accepted: a policy that sits at some seat")
+    points = []
+    for combo in itertools.product(*(s.values for s in sweeps)):
+        chosen = {s.column: v for s, v in zip(sweeps, combo)}
+        texts = [_with_params(seat, name, sweeps, combo) for seat, name in zip(seats, names)]
+        points.append((",".join(texts), chosen))
+    return points
+
+
+def _with_params(seat_text, name, sweeps, combo) -> str:
+    """A seat's policy text with the swept values of its policy set."""
+    given = dict(_given_params(seat_text))
+    for sweep, value in zip(sweeps, combo):
+        if sweep.policy == name:
+            given[sweep.param] = value
+    if not given:
+        return name
+    return name + "(" + ",".join(f"{k}={given[k]:g}" for k in sorted(given)) + ")"
+
+
+def _given_params(seat_text):
+    """The (name, value) parameters written in a seat's policy text."""
+    body = seat_text[seat_text.index("(") + 1:seat_text.rindex(")")] if "(" in seat_text else ""
+    for item in body.split(","):
+        if "=" in item:
+            key, _, value = item.partition("=")
+            yield key.strip().lower(), float(value)

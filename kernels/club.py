@@ -1,0 +1,379 @@
+"""The club players: ``careful``, ``rush``, ``builder`` and ``expert`` (STYLE.md 4).
+
+They share one engine of judgement, switched by the policy id and tuned by named
+parameters (``canasta_sim/policies.py`` lists them with their defaults; slot ``P_*``).
+Each decision scores every legal option the engine lists and takes the best.
+
+What a club player may read (RULES.md 0.1): its own hand row, every meld, the pile
+(squared, but remembered), red threes, the size of every hand and of the stock, the
+last card each seat discarded and the cards each seat is known to hold because it
+took them with the pile (``SEAT_KNOWN``, kept up to date by the engine as those
+cards are melded or discarded).  It never reads another hand or the stock.
+
+``careful`` -- a solid club player.
+    Discards safe cards: a black three first (the next player cannot take the pile);
+    otherwise the card the next opponent is least likely to take the pile with: never
+    a card its side has melded while the pile is open (no feeding), preferably the
+    rank the next opponent discarded last.  Freezes the pile with a wild card (a
+    deuce first) once it holds ``freeze_at`` cards and the next opponent could take
+    it.  Keeps pairs (they take the pile) and ``wild_hold`` wild cards in hand; lays
+    natural melds, spends other wild cards only to complete canastas.  Takes the pile
+    whenever it can, but spends wild cards on a take only for a pile of at least
+    ``min_pile_take`` cards.  Goes out once its side has ``want_canastas`` canastas,
+    or when the stock is nearly gone or an opponent is down to a few cards.
+``rush`` -- goes out as early as the rules allow: melds everything at once,
+    wild cards included, to reach the canastas going out needs, and goes out at the
+    first chance.
+``builder`` -- plays for canastas and points: melds everything, puts wild cards on
+    melds of four cards or more, and delays going out while its side is ahead (by
+    ``go_out_margin`` points of table and score), until the stock runs low or an
+    opponent threatens to go out.
+``expert`` -- ``careful`` plus card counting, partner cooperation and end-of-stock
+    play.  It counts every card it has seen (melds, the pile, its hand, cards known in
+    other hands) and judges the chance that the next opponent holds a pair of a rank
+    from the cards still unseen.  It asks its partner before going out when it has
+    fewer canastas than it wants, and answers a partner's question by the score: yes
+    when its own hand holds at most ``answer_max_hand`` points or its side is behind.
+    With ``endgame_stock`` cards or fewer in the stock it melds all it can and goes out
+    at the first chance.
+"""
+from .actions import (
+    DEC_ANSWER,
+    DEC_ASK,
+    DEC_DISCARD,
+    DEC_DRAW,
+    NEW_3N,
+    OPT_ASK,
+    OPT_GO_OUT,
+    OPT_NEW,
+    OPT_STOP,
+    OPT_TAKE,
+    OPT_YES,
+)
+from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .jit import kernel
+from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
+from .rules_nb import Ask
+from .state import (
+    M_DEUCE,
+    M_JOKER,
+    M_NAT,
+    SEAT_KNOWN,
+    SEAT_LAST_DISCARD,
+    SIDE_MELDED,
+    SIDE_SCORE_BEFORE,
+    ST_DECK_N,
+    ST_FREEZERS,
+    ST_NSEATS,
+    ST_NSIDES,
+    ST_PILE_N,
+    ST_STOCK_POS,
+    WS_UNSEEN,
+    canastas_nb,
+    card_value_nb,
+    meld_size_nb,
+    row_total_nb,
+    side_of_nb,
+)
+
+# parameter slots (canasta_sim/policies.py names them per policy)
+P_FREEZE_AT = 0          # pile size at which a wild discard freezes the pile
+P_MIN_PILE_TAKE = 1      # smallest pile worth spending wild cards on to take
+P_GO_OUT_MARGIN = 2      # builder: lead (points) above which it delays going out
+P_WILD_HOLD = 3          # wild cards kept in hand rather than melded
+P_WANT_CANASTAS = 4      # canastas the side wants before going out
+P_ENDGAME_STOCK = 5      # stock size from which end-of-stock play starts
+P_ANSWER_MAX_HAND = 6    # expert: largest own hand (points) that still answers yes
+P_DANGER = 7             # weight of the chance the next opponent takes the pile
+
+THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
+
+
+@kernel
+def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
+    """Index of the option a club player picks among ``opts[:n]`` (n >= 1)."""
+    if n == 1:
+        return 0
+    pool = -1                                  # cards unseen by the seat: expert counts them
+    if decision == DEC_DISCARD and policy == POLICY_EXPERT:
+        pool = count_unseen_nb(rules, S, seat, S[8][WS_UNSEEN])
+    best = 0
+    best_score = -1e18
+    for i in range(n):
+        if decision == DEC_DISCARD:
+            score = -discard_cost_nb(rules, S, seat, policy, params, opts[i, 1], pool)
+        elif decision == DEC_DRAW:
+            score = take_score_nb(rules, S, seat, policy, params, opts[i])
+        elif decision == DEC_ASK:
+            score = ask_score_nb(rules, S, seat, policy, params, opts[i, 0])
+        elif decision == DEC_ANSWER:
+            score = answer_score_nb(rules, S, seat, policy, params, opts[i, 0])
+        else:
+            score = meld_score_nb(rules, S, seat, policy, params, opts[i])
+        if score > best_score:
+            best = i
+            best_score = score
+    return best
+
+
+# ---- public facts ---------------------------------------------------------------------------
+
+@kernel
+def stock_left_nb(st):
+    """Cards left in the stock (public)."""
+    return st[ST_DECK_N] - st[ST_STOCK_POS]
+
+
+@kernel
+def next_opponent_nb(st, seat):
+    """The seat that plays next (clockwise): the one who may take this seat's discard."""
+    return (seat + 1) % st[ST_NSEATS]
+
+
+@kernel
+def min_opponent_hand_nb(S, seat):
+    """The fewest cards any opponent holds (hand sizes are public)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    side = side_of_nb(st, seat)
+    fewest = 1000
+    for s in range(st[ST_NSEATS]):
+        if side_of_nb(st, s) != side:
+            fewest = min(fewest, row_total_nb(hands[s]))
+    return fewest
+
+
+@kernel
+def lead_nb(S, seat):
+    """This side's cumulative score plus table points, minus the best other side's."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    side = side_of_nb(st, seat)
+    mine = 0
+    best_other = -10 ** 9
+    for k in range(st[ST_NSIDES]):
+        value = sidev[k, SIDE_SCORE_BEFORE] + 300 * canastas_nb(melds, k)
+        for r in range(FIRST_NATURAL, NKINDS):
+            value += 10 * meld_size_nb(melds, k, r)
+        if k == side:
+            mine = value
+        else:
+            best_other = max(best_other, value)
+    return mine - best_other
+
+
+@kernel
+def count_unseen_nb(rules, S, seat, unseen):
+    """Fill ``unseen[kind]`` with the cards of each kind this seat has not seen: the deck's
+    count less its own hand, every meld, the pile and the cards other seats are known to
+    hold.  Returns their total (red threes never count: they are always laid out)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    for kind in range(NKINDS):
+        unseen[kind] = 4 * rules.num_packs - hands[seat, kind]
+    unseen[JOKER] = rules.num_jokers - hands[seat, JOKER]
+    unseen[BLACK3] = 2 * rules.num_packs - hands[seat, BLACK3]          # R2: two per pack
+    unseen[RED3] = 0
+    for k in range(st[ST_NSIDES]):
+        for r in range(FIRST_NATURAL, NKINDS):
+            unseen[r] -= melds[k, r, M_NAT]
+            unseen[DEUCE] -= melds[k, r, M_DEUCE]
+            unseen[JOKER] -= melds[k, r, M_JOKER]
+        unseen[BLACK3] -= melds[k, BLACK3, M_NAT]
+    for i in range(st[ST_PILE_N]):
+        unseen[pile[i]] -= 1
+    for s in range(st[ST_NSEATS]):
+        if s != seat:
+            for kind in range(NKINDS):
+                unseen[kind] -= seatv[s, SEAT_KNOWN + kind]
+    pool = 0
+    for kind in range(NKINDS):
+        unseen[kind] = max(unseen[kind], 0)
+        if kind != RED3:
+            pool += unseen[kind]
+    return pool
+
+
+@kernel
+def pair_chance_nb(S, opp, kind, unseen, pool):
+    """The chance that seat ``opp`` holds two or more natural cards of ``kind``.  With no
+    count (``pool`` < 0) a fixed guess; with one, the hypergeometric chance that its hand
+    cards not known to anyone hold the missing ones among the ``pool`` unseen cards."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    known = seatv[opp, SEAT_KNOWN + kind]
+    if known >= 2:
+        return 1.0
+    if seatv[opp, SEAT_LAST_DISCARD] == kind + 1:
+        return 0.05
+    if pool < 0:
+        return 0.3 if known == 0 else 0.6
+    unknown_hand = row_total_nb(hands[opp])
+    for k in range(NKINDS):
+        unknown_hand -= seatv[opp, SEAT_KNOWN + k]
+    u = unseen[kind]
+    need = 2 - known
+    if unknown_hand <= 0 or pool <= 0 or u < need:
+        return 0.0
+    draws = min(unknown_hand, pool)
+    p0 = 1.0                                   # P(none of its unknown cards is this kind)
+    for i in range(draws):
+        p0 *= max(pool - u - i, 0) / (pool - i)
+    if need == 1:
+        return 1.0 - p0
+    p1 = draws * u / pool                      # P(exactly one)
+    for i in range(draws - 1):
+        p1 *= max(pool - u - i, 0) / (pool - 1 - i)
+    return max(0.0, 1.0 - p0 - p1)
+
+
+@kernel
+def take_chance_nb(rules, S, seat, kind, unseen, pool):
+    """The chance the next opponent can take the pile if this seat discards ``kind``
+    (``pool`` < 0: without counting cards)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if kind < FIRST_NATURAL:
+        return 0.0                              # R31: a wild card or black three on top
+    opp = next_opponent_nb(st, seat)
+    opp_side = side_of_nb(st, opp)
+    if opp_side == side_of_nb(st, seat):
+        return 0.0
+    frozen = st[ST_FREEZERS] > 0 or sidev[opp_side, SIDE_MELDED] == 0
+    if not frozen and rules.unfrozen_take_by_layoff == 1 and \
+            meld_size_nb(melds, opp_side, kind) > 0:
+        return 1.0                              # R34 (c): it lays the card off (feeding)
+    return pair_chance_nb(S, opp, kind, unseen, pool)
+
+
+# ---- the decisions ----------------------------------------------------------------------
+
+@kernel
+def wilds_in_hand_nb(hand_row):
+    """Wild cards in a hand."""
+    return hand_row[DEUCE] + hand_row[JOKER]
+
+
+@kernel
+def discard_cost_nb(rules, S, seat, policy, params, kind, pool):
+    """What discarding one card of ``kind`` costs (the cheapest is discarded): its use to
+    this seat plus the pile it may hand to the next opponent (``pool``: see
+    :func:`club_decide_nb`)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hand_row = hands[seat]
+    side = side_of_nb(st, seat)
+    pile_n = st[ST_PILE_N]
+    if kind == BLACK3:
+        return -100.0                           # R31: stops the next player
+    if kind == DEUCE or kind == JOKER:
+        cost = 400.0 + card_value_nb(rules, kind)
+        next_is_opponent = side_of_nb(st, next_opponent_nb(st, seat)) != side
+        if pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and \
+                policy != POLICY_RUSH and next_is_opponent:
+            cost -= 600.0 if kind == DEUCE else 560.0       # R32: freeze it
+        return cost
+    held = hand_row[kind]
+    cost = 0.0
+    if held >= 2:
+        cost += 80.0 * min(held, 3)             # pairs take the pile; triples meld
+    if meld_size_nb(melds, side, kind) > 0:
+        cost += 60.0
+    if policy == POLICY_RUSH:
+        return cost - card_value_nb(rules, kind)
+    endgame = policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
+    chance = take_chance_nb(rules, S, seat, kind, ws[WS_UNSEEN], pool)
+    cost += params[P_DANGER] * chance * (40.0 + 15.0 * pile_n)
+    cost -= card_value_nb(rules, kind) * (3.0 if endgame else 1.0)   # shed points first
+    return cost
+
+
+@kernel
+def take_score_nb(rules, S, seat, policy, params, opt):
+    """How much a club player likes drawing (or declining) versus each way to take."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if opt[0] != OPT_TAKE:
+        return 0.0
+    wilds = opt[2] + opt[3]
+    pile_n = st[ST_PILE_N]
+    if wilds > 0 and pile_n < params[P_MIN_PILE_TAKE]:
+        return -1.0
+    return 1000.0 + 10.0 * pile_n + 5.0 * opt[1] - 40.0 * wilds - 5.0 * opt[3]
+
+
+@kernel
+def go_out_wanted_nb(rules, S, seat, policy, params):
+    """Whether the player wants to go out now that it can."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if policy == POLICY_RUSH:
+        return True
+    side = side_of_nb(st, seat)
+    late = stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count)
+    threatened = min_opponent_hand_nb(S, seat) <= THREATENING_HAND
+    if late or threatened:
+        return True
+    if policy == POLICY_BUILDER:
+        return lead_nb(S, seat) < params[P_GO_OUT_MARGIN]
+    if policy == POLICY_EXPERT and lead_nb(S, seat) < params[P_GO_OUT_MARGIN]:
+        return True
+    return canastas_nb(melds, side) >= params[P_WANT_CANASTAS]
+
+
+@kernel
+def meld_score_nb(rules, S, seat, policy, params, opt):
+    """How much a club player likes one meld-phase step (stop scores 0)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    kind = opt[0]
+    if kind == OPT_STOP:
+        return 0.0
+    if kind == OPT_GO_OUT:
+        return 10000.0 if go_out_wanted_nb(rules, S, seat, policy, params) else -1000.0
+    hand_row = hands[seat]
+    side = side_of_nb(st, seat)
+    rank = opt[1]
+    endgame = policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
+    spare_wilds = wilds_in_hand_nb(hand_row) - params[P_WILD_HOLD]
+    if policy == POLICY_RUSH or endgame:
+        spare_wilds = 8.0
+    if kind == OPT_NEW:
+        if opt[2] == NEW_3N:
+            return 600.0 + card_value_nb(rules, rank)
+        return 300.0 + card_value_nb(rules, rank) if spare_wilds >= 1 else -5.0
+    card = opt[2]
+    size = meld_size_nb(melds, side, rank)
+    if card >= FIRST_NATURAL:
+        return 500.0
+    if size == 6:
+        return 450.0 if card == DEUCE else 440.0                # R23: completes a canasta
+    if spare_wilds >= 1 and policy != POLICY_CAREFUL and size >= 4:
+        return 200.0 + size - (1.0 if card == JOKER else 0.0)
+    return -5.0 if card == DEUCE else -6.0
+
+
+@kernel
+def ask_score_nb(rules, S, seat, policy, params, kind):
+    """Whether to ask the partner for permission to go out (R42)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    wanted = go_out_wanted_nb(rules, S, seat, policy, params)
+    if rules.ask_permission == Ask.REQUIRED:
+        asking = wanted or policy == POLICY_EXPERT
+    else:
+        asking = policy == POLICY_EXPERT and not wanted
+    return 1.0 if (kind == OPT_ASK) == asking else 0.0
+
+
+@kernel
+def answer_score_nb(rules, S, seat, policy, params, kind):
+    """The answer to the partner's question: every club player says yes, except that
+    ``expert`` says no while its own hand holds many points and its side is ahead."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    yes = True
+    if policy == POLICY_EXPERT:
+        points = 0
+        for k in range(NKINDS):
+            points += hands[seat, k] * card_value_nb(rules, k)
+        late = stock_left_nb(st) <= params[P_ENDGAME_STOCK]
+        yes = points <= params[P_ANSWER_MAX_HAND] or lead_nb(S, seat) < 0 or late
+    return 1.0 if (kind == OPT_YES) == yes else 0.0
+
+
+@kernel
+def is_club_nb(policy):
+    """Whether ``policy`` is one of the club players of this module."""
+    return policy == POLICY_CAREFUL or policy == POLICY_RUSH or policy == POLICY_BUILDER \
+        or policy == POLICY_EXPERT
+

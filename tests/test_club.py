@@ -1,0 +1,255 @@
+"""The club players (careful, rush, builder, expert) do what kernels/club.py documents.
+
+Each test sets up a position from card strings, lists the legal options the engine
+would offer, and asks the policy to choose (``club_decide_nb``, the code the engine
+calls).  Plus: sweeps write their columns, and a short strength check.
+"""
+import numpy as np
+import pytest
+from canasta_sim.kernels import actions, club, state
+from canasta_sim.kernels.cards import TOKEN_TO_KIND
+from scenario import Position, describe
+
+import canasta_sim
+from canasta_sim.errors import BadInput
+from canasta_sim.policies import parse_one
+from canasta_sim.strength import play_match, wilson
+
+K = TOKEN_TO_KIND
+
+
+def choose(pos, policy, decision, n, seat=0):
+    """The option the policy picks among the first n rows of pos.opts."""
+    _, pid, values = parse_one(policy)
+    params = np.zeros(8)
+    params[:len(values)] = values
+    return int(club.club_decide_nb(pos.nb, pos.S, seat, pid, params, decision, pos.opts, n))
+
+
+def discard(pos, policy, seat=0):
+    """The token of the card the policy discards from seat's hand."""
+    n = actions.discard_options_nb(pos.S[0][seat], pos.opts)
+    i = choose(pos, policy, actions.DEC_DISCARD, n, seat)
+    return next(t for t, k in K.items() if k == pos.opts[i, 1])
+
+
+def meld_step(pos, policy, seat=0):
+    """The meld-phase step the policy picks, as scenario.describe writes it."""
+    hands, melds, _, _, st, seatv, _, _, ws, _ = pos.S
+    pos.begin(seat)
+    n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, seat, 0, False,
+                                pos.opts, pos.plan, ws)
+    return describe(pos.opts[choose(pos, policy, actions.DEC_MELD, n, seat)])
+
+
+def draw_or_take(pos, policy, seat=0):
+    """'draw', or the take (naturals, deuces, jokers) the policy picks."""
+    hands, melds, _, pile, st, seatv, sidev, _, ws, _ = pos.S
+    pos.begin(seat, take=True)
+    n = actions.add_opt_nb(pos.opts, 0, actions.OPT_DRAW, 0, 0, 0, 0)
+    n = actions.take_options_nb(pos.nb, st, seatv, sidev, hands[seat], melds, pile, seat,
+                                pos.opts, n, pos.plan, ws)
+    i = choose(pos, policy, actions.DEC_DRAW, n, seat)
+    return "draw" if pos.opts[i, 0] == actions.OPT_DRAW else tuple(pos.opts[i, 1:4])
+
+
+def answer(pos, policy, decision, seat=0):
+    """True for 'ask' / 'yes'."""
+    first = actions.OPT_ASK if decision == actions.DEC_ASK else actions.OPT_YES
+    second = actions.OPT_NO_ASK if decision == actions.DEC_ASK else actions.OPT_NO
+    n = actions.add_opt_nb(pos.opts, 0, first, 0, 0, 0, 0)
+    n = actions.add_opt_nb(pos.opts, n, second, 0, 0, 0, 0)
+    return pos.opts[choose(pos, policy, decision, n, seat), 0] == first
+
+
+def melded(pos):
+    """Both sides have melded (the pile is open to both unless a wild card freezes it)."""
+    return pos.meld(0, "Q", "Q Q Q").meld(1, "J", "J J J")
+
+
+def big_stock(pos):
+    return pos.stock(" ".join(["4"] * 40))
+
+
+# ---- careful ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policy", ["careful", "expert", "builder"])
+def test_discards_a_black_three_first(policy):
+    pos = melded(Position()).hand(0, "A K 9 3s 2").pile("5 6")
+    assert discard(pos, policy) == "3b"
+
+
+def test_careful_freezes_a_big_pile_with_a_wild_card():
+    pos = melded(Position()).hand(0, "A K 9 2 JK").pile("5 6 7 8 9 10 J K")
+    assert discard(pos, "careful") == "2"                      # deuce before joker
+    assert discard(pos, "careful(freeze_at=12)") != "2"        # the pile is not big enough
+    frozen = melded(Position()).hand(0, "A K 9 2 JK").pile("5 6 2 8 9 10 J K")
+    assert discard(frozen, "careful") not in ("2", "JK")       # already frozen
+    assert discard(pos, "rush") not in ("2", "JK")             # rush never freezes
+
+
+def test_careful_does_not_feed_the_opponents_melds():
+    """The next player's side (side 1) has a meld of jacks and the pile is open to it: a
+    jack would be laid off at once (R34 c).  greedy would throw the jack (its highest
+    single card); careful keeps it."""
+    pos = melded(Position()).hand(0, "J 8 5 5").pile("4 6")
+    assert discard(pos, "careful") == "8"
+
+
+def test_careful_prefers_the_rank_the_next_opponent_discarded_last():
+    pos = melded(Position()).hand(0, "K 9 5 5").pile("4 6")
+    pos.S[5][1, state.SEAT_LAST_DISCARD] = K["9"] + 1
+    assert discard(pos, "careful") == "9"
+    pos.S[5][1, state.SEAT_LAST_DISCARD] = K["K"] + 1
+    assert discard(pos, "careful") == "K"
+
+
+def test_careful_keeps_pairs():
+    pos = melded(Position()).hand(0, "A A 7 K K").pile("4 6")
+    assert discard(pos, "careful") == "7"
+
+
+def test_careful_builds_canastas_before_going_out():
+    """One canasta lets it go out; careful wants two while the deal is young."""
+    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
+    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    assert any(o[0] == "out" for o in pos.begin(0).meld_options(0))
+    assert meld_step(pos, "careful")[0] != "out"
+    assert meld_step(pos, "careful(want_canastas=1)")[0] == "out"
+
+
+def test_careful_goes_out_when_an_opponent_is_about_to():
+    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
+    pos.hand(1, "4 5").hand(3, "4 5 6 7 8 9 10 J")
+    assert meld_step(pos, "careful")[0] == "out"
+
+
+def test_careful_holds_a_wild_card():
+    pos = big_stock(melded(Position()).hand(0, "8 8 2 4 5 6 7"))
+    assert meld_step(pos, "careful") == ("stop",)             # keeps its only wild card
+    assert meld_step(pos, "careful(wild_hold=0)") == ("new", "8", "2N+2")
+
+
+def test_careful_spends_wild_cards_on_a_small_pile_only_from_min_pile_take():
+    pos = melded(Position()).hand(0, "K 2 5 6 7").pile("4 K")
+    assert draw_or_take(pos, "careful") == "draw"              # 2 cards < min_pile_take 4
+    assert draw_or_take(pos, "careful(min_pile_take=2)") == (1, 1, 0)
+    natural = melded(Position()).hand(0, "K K 5 6 7").pile("4 K")
+    assert draw_or_take(natural, "careful") == (2, 0, 0)       # naturals: always
+
+
+# ---- rush ------------------------------------------------------------------------------------
+
+def test_rush_goes_out_at_the_first_chance():
+    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
+    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    assert meld_step(pos, "rush")[0] == "out"
+
+
+def test_rush_melds_its_wild_cards():
+    pos = big_stock(melded(Position()).hand(0, "8 8 2 4 5 6 7"))
+    assert meld_step(pos, "rush") == ("new", "8", "2N+2")
+
+
+# ---- builder ---------------------------------------------------------------------------------
+
+def test_builder_delays_going_out_while_ahead():
+    ahead = big_stock(Position(scores=(2000, 0)).meld(0, "9", "9 9 9 9 9 9 9")
+                      .hand(0, "K K K 5"))
+    ahead.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    assert meld_step(ahead, "builder")[0] != "out"
+    behind = big_stock(Position(scores=(0, 2000)).meld(0, "9", "9 9 9 9 9 9 9")
+                       .hand(0, "K K K 5"))
+    behind.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    assert meld_step(behind, "builder")[0] == "out"
+
+
+def test_builder_puts_wild_cards_on_growing_melds():
+    pos = big_stock(Position().meld(0, "9", "9 9 9 9").meld(1, "J", "J J J")
+                    .hand(0, "2 4 5 6 7 K"))
+    assert meld_step(pos, "builder") == ("add", "9", "2")
+    assert meld_step(pos, "careful") == ("stop",)
+
+
+# ---- expert ----------------------------------------------------------------------------------
+
+def test_expert_counts_cards():
+    """Every other ace is on the table or in the pile, so the next opponent cannot hold a
+    pair of aces; kings are all unseen.  careful sees no difference and sheds the ace (the
+    higher card); expert also judges the king more dangerous than careful does."""
+    pos = Position().meld(0, "A", "A A A A A A").meld(1, "J", "J J J").hand(0, "A K 5 5") \
+        .pile("4 6")
+    pos.S[5][1, state.SEAT_KNOWN + K["K"]] = 2                 # seat 1 took two kings
+    assert discard(pos, "expert") == "A"
+    pos.S[1][0, K["A"]] = 0                                    # now the aces are unseen
+    pos.meld(0, "8", "8 8 8").hand(0, "8 K 5 5")
+    assert discard(pos, "expert") == "8"
+
+
+def test_expert_asks_its_partner_when_unsure_and_answers_by_the_score():
+    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
+    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    assert answer(pos, "expert", actions.DEC_ASK)              # one canasta, wants two
+    assert not answer(pos, "careful", actions.DEC_ASK)
+    ahead = Position(scores=(3000, 0)).meld(0, "9", "9 9 9 9 9 9 9").hand(2, "A A K K Q JK")
+    assert not answer(big_stock(ahead), "expert", actions.DEC_ANSWER, seat=2)
+    light = Position(scores=(3000, 0)).meld(0, "9", "9 9 9 9 9 9 9").hand(2, "4 5")
+    assert answer(big_stock(light), "expert", actions.DEC_ANSWER, seat=2)
+    behind = Position(scores=(0, 3000)).meld(0, "9", "9 9 9 9 9 9 9").hand(2, "A A K K Q JK")
+    assert answer(big_stock(behind), "expert", actions.DEC_ANSWER, seat=2)
+    assert answer(big_stock(ahead), "careful", actions.DEC_ANSWER, seat=2)
+
+
+def test_expert_plays_the_end_of_the_stock():
+    """With the stock nearly gone expert goes out at once and sheds its high cards."""
+    pos = Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5").stock("4 5 6")
+    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    assert meld_step(pos, "expert")[0] == "out"
+    shed = melded(Position()).hand(0, "A 5 7 7").pile("4 6").stock("4 5 6")
+    assert discard(shed, "expert") == "A"
+
+
+# ---- choosing and sweeping -------------------------------------------------------------------
+
+def test_policy_parameters_are_parsed_and_checked():
+    name, pid, values = parse_one("careful(freeze_at=12)")
+    assert name == "careful(freeze_at=12)" and values[0] == 12
+    with pytest.raises(BadInput, match="freeze_at, min_pile_take"):
+        parse_one("careful(freezeat=3)")
+    with pytest.raises(BadInput, match="accepted policies are random, greedy, careful"):
+        parse_one("smart")
+
+
+def test_sweep_writes_one_column_per_parameter_on_the_same_deals():
+    table = canasta_sim.simulate(60, seed=3, policies="careful,greedy,careful,greedy",
+                                 sweep=["careful.freeze_at=4:8:2", "careful.danger=0,1"])
+    df = table.to_pandas()
+    assert df.groupby(["careful.freeze_at", "careful.danger"]).size().to_dict() == {
+        (f, d): 60 for f in (4.0, 6.0, 8.0) for d in (0.0, 1.0)}
+    for _, part in df.groupby(["careful.freeze_at", "careful.danger"]):
+        assert list(part.deal) == list(range(60))
+    first = df[(df["careful.freeze_at"] == 4) & (df["careful.danger"] == 0)]
+    assert set(first.policy_0) == {"careful(danger=0,freeze_at=4)"}
+    assert set(first.policy_1) == {"greedy"}
+    assert table.schema.metadata[b"canasta_sim.sweep"] == \
+        b"careful.freeze_at=4,6,8;careful.danger=0,1"
+
+
+@pytest.mark.parametrize("sweep,fragment", [
+    ("careful.freeze=4:8", "no parameter 'freeze'"),
+    ("smart.freeze_at=4:8", "unknown policy 'smart'"),
+    ("careful.freeze_at=8:4", "empty, reversed"),
+    ("careful.freeze_at=a:b", "not a number"),
+    ("careful_freeze_at=4:8", "malformed"),
+    ("expert.freeze_at=4:8", "no seat plays 'expert'"),
+])
+def test_bad_sweeps_are_rejected(sweep, fragment):
+    with pytest.raises(BadInput, match=fragment):
+        canasta_sim.simulate(5, policies="careful,greedy,careful,greedy", sweep=sweep)
+
+
+def test_careful_beats_random():
+    """The suite's short strength check (the README's table comes from canasta-sim strength)."""
+    match = play_match("careful", "random", 60, seed=5)
+    low, _ = wilson(match.a_rate, match.games)
+    assert low > 0.7, match
