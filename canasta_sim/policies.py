@@ -47,9 +47,9 @@ REGISTRY = {
     "builder": _club(layout.POLICY_BUILDER, freeze_at=12, min_pile_take=3, go_out_margin=500,
                      wild_hold=0, want_canastas=3, endgame_stock=0, answer_max_hand=0,
                      danger=1),
-    "expert": _club(layout.POLICY_EXPERT, freeze_at=8, min_pile_take=4, go_out_margin=300,
+    "expert": _club(layout.POLICY_EXPERT, freeze_at=16, min_pile_take=6, go_out_margin=300,
                     wild_hold=1, want_canastas=2, endgame_stock=8, answer_max_hand=30,
-                    danger=1),
+                    danger=4),
 }
 assert set(REGISTRY) == set(layout.POLICY_NAMES)
 assert all(len(spec.params) <= layout.NPARAMS for spec in REGISTRY.values())
