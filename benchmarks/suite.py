@@ -39,7 +39,7 @@ class Options(NamedTuple):
     deals: int = 200_000
     repeat: int = 5
     warmup: int = 1
-    policies: tuple = ("random", "greedy")
+    policies: tuple = ("random", "greedy", "careful", "rush", "builder", "expert")
     rules: str = "classic"
     seed: int = 20261129
     threads: int = 0            # 0: every available core

@@ -446,8 +446,8 @@ def warm():
               help="Timed runs per case; the table shows their median, min and max.")
 @click.option("--warmup", type=click.IntRange(0), default=1, show_default=True,
               help="Untimed runs per case before the timed ones.")
-@click.option("--policies", "-p", default="random,greedy", show_default=True,
-              help="Policies to time, each at every seat, comma-separated.")
+@click.option("--policies", "-p", default="random,greedy,careful,rush,builder,expert",
+              show_default=True, help="Policies to time, each at every seat, comma-separated.")
 @click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
 @click.option("--seed", "-s", type=int, default=20261129, show_default=True, help=SEED_HELP)
 @click.option("--threads", "-t", type=click.IntRange(1, 1024), default=None,

@@ -132,6 +132,19 @@ VARIANTS = ["seed-a", "seed-b", "two-player", "three-player", "six-player", "six
 
 
 @pytest.mark.skipif(not REFEREE.exists(), reason="../shared/referee is not beside the checkout")
+@pytest.mark.parametrize("rules,policies", [
+    ("classic", "careful,expert,builder,rush"), ("classic", "expert"),
+    ("classic(ask_permission=required)", "expert,careful,expert,careful"),
+    ("six-player", "expert,builder,careful,rush,expert,greedy"), ("two-player", "rush,expert"),
+    ("six-player-3x2", "careful,builder,expert,careful,builder,expert")])
+def test_referee_accepts_the_club_players(tmp_path, rules, policies):
+    """The club players only ever pick options the engine lists; the referee agrees."""
+    done = _referee(tmp_path, list(trace_lines(rules, 33, 0, 150, policies)))
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1].endswith("violations=0")
+
+
+@pytest.mark.skipif(not REFEREE.exists(), reason="../shared/referee is not beside the checkout")
 @pytest.mark.parametrize("rules", VARIANTS)
 def test_referee_accepts_every_variant(tmp_path, rules):
     """The kernels are generic over the rule knobs: the referee checks them under each."""

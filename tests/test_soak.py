@@ -99,7 +99,7 @@ def test_soak_variants(rules, scores, policies):
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-@pytest.mark.parametrize("policies", ["random", "greedy"])
+@pytest.mark.parametrize("policies", ["random", "greedy", "careful", "rush", "builder", "expert"])
 def test_soak_every_preset(preset, policies):
     """Every preset: card conservation after every turn and the score identity on every row."""
     plan, out = play(preset, policies, 1500, 31)
