@@ -71,6 +71,13 @@ def big_stock(pos):
     return pos.stock(" ".join(["4"] * 40))
 
 
+def ready_to_go_out(scores=(0, 0), opponents="4 5 6 7 8 9 10 J"):
+    """Side 0 has one canasta and seat 0 can go out; the stock is big; each opponent holds
+    ``opponents``."""
+    pos = big_stock(Position(scores=scores).meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
+    return pos.hand(1, opponents).hand(3, "4 5 6 7 8 9 10 J")
+
+
 # ---- careful ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("policy", ["careful", "expert", "builder"])
@@ -111,16 +118,14 @@ def test_careful_keeps_pairs():
 
 def test_careful_builds_canastas_before_going_out():
     """One canasta lets it go out; careful wants two while the deal is young."""
-    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
-    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    pos = ready_to_go_out()
     assert any(o[0] == "out" for o in pos.begin(0).meld_options(0))
     assert meld_step(pos, "careful")[0] != "out"
     assert meld_step(pos, "careful(want_canastas=1)")[0] == "out"
 
 
 def test_careful_goes_out_when_an_opponent_is_about_to():
-    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
-    pos.hand(1, "4 5").hand(3, "4 5 6 7 8 9 10 J")
+    pos = ready_to_go_out(opponents="4 5")
     assert meld_step(pos, "careful")[0] == "out"
 
 
@@ -141,8 +146,7 @@ def test_careful_spends_wild_cards_on_a_small_pile_only_from_min_pile_take():
 # ---- rush ------------------------------------------------------------------------------------
 
 def test_rush_goes_out_at_the_first_chance():
-    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
-    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    pos = ready_to_go_out()
     assert meld_step(pos, "rush")[0] == "out"
 
 
@@ -154,14 +158,8 @@ def test_rush_melds_its_wild_cards():
 # ---- builder ---------------------------------------------------------------------------------
 
 def test_builder_delays_going_out_while_ahead():
-    ahead = big_stock(Position(scores=(2000, 0)).meld(0, "9", "9 9 9 9 9 9 9")
-                      .hand(0, "K K K 5"))
-    ahead.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
-    assert meld_step(ahead, "builder")[0] != "out"
-    behind = big_stock(Position(scores=(0, 2000)).meld(0, "9", "9 9 9 9 9 9 9")
-                       .hand(0, "K K K 5"))
-    behind.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
-    assert meld_step(behind, "builder")[0] == "out"
+    assert meld_step(ready_to_go_out(scores=(2000, 0)), "builder")[0] != "out"
+    assert meld_step(ready_to_go_out(scores=(0, 2000)), "builder")[0] == "out"
 
 
 def test_builder_puts_wild_cards_on_growing_melds():
@@ -187,8 +185,7 @@ def test_expert_counts_cards():
 
 
 def test_expert_asks_its_partner_when_unsure_and_answers_by_the_score():
-    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5"))
-    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    pos = ready_to_go_out()
     assert answer(pos, "expert", actions.DEC_ASK)              # one canasta, wants two
     assert not answer(pos, "careful", actions.DEC_ASK)
     ahead = Position(scores=(3000, 0)).meld(0, "9", "9 9 9 9 9 9 9").hand(2, "A A K K Q JK")
