@@ -13,16 +13,24 @@ from scenario import random_position
 FIXED_STOCK = 6          # stock cards seat 0 may draw (with red-three replacements)
 
 
-def rearrange_hidden(pos, hands, stock, seed):
+def rearrange_hidden(pos, hands, stock, seed, known=None):
     """Shuffle the cards seat 0 cannot see: seats 1-3's hands (same sizes) and the stock
-    below its first FIXED_STOCK cards."""
+    below its first FIXED_STOCK cards.  ``known[seat]`` lists cards of a seat that are
+    public (taken with the pile): they stay in that hand."""
+    known = known or {}
     rng = np.random.default_rng(seed + 1_000_003)
-    pool = [c for h in hands[1:] for c in h] + stock[FIXED_STOCK:]
+    hidden = {seat: list(hands[seat]) for seat in (1, 2, 3)}
+    for seat, cards in known.items():
+        for card in cards:
+            hidden[seat].remove(card)
+    pool = [c for seat in (1, 2, 3) for c in hidden[seat]] + stock[FIXED_STOCK:]
     rng.shuffle(pool)
     pos.S[0][1:4, :] = 0
     i = 0
     for seat in (1, 2, 3):
-        for _ in range(len(hands[seat])):
+        for card in known.get(seat, []):
+            pos.S[0][seat, card] += 1
+        for _ in range(len(hidden[seat])):
             pos.S[0][seat, pool[i]] += 1
             i += 1
     pos.S[2][FIXED_STOCK:len(stock)] = pool[i:]
@@ -42,11 +50,19 @@ POLICIES = ["random", "greedy", "careful", "rush", "builder", "expert",
             "expert(endgame_stock=60,answer_max_hand=0,want_canastas=5)"]
 
 
-def with_public_history(pos, seed):
-    """Give the position a public history: each seat's last discard."""
+def with_public_history(pos, hands, seed):
+    """Give the position a public history: each seat's last discard, and up to two cards of
+    each other seat's hand known to all because it took them with the pile.  Returns the
+    known cards by seat."""
     rng = np.random.default_rng(seed + 7)
+    known = {}
     for seat in range(4):
         pos.S[5][seat, state.SEAT_LAST_DISCARD] = int(rng.integers(0, 16))
+        if seat > 0:
+            known[seat] = list(rng.permutation(hands[seat])[:int(rng.integers(0, 3))])
+            for card in known[seat]:
+                pos.S[5][seat, state.SEAT_KNOWN + card] += 1
+    return known
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -56,9 +72,9 @@ def test_turn_does_not_depend_on_hidden_cards(policy):
     for seed in range(150):
         pos, hands, stock = random_position(seed, policy)
         pos2, _, _ = random_position(seed, policy)
-        with_public_history(pos, seed)
-        with_public_history(pos2, seed)
-        rearrange_hidden(pos2, hands, stock, seed)
+        known = with_public_history(pos, hands, seed)
+        with_public_history(pos2, hands, seed)
+        rearrange_hidden(pos2, hands, stock, seed, known)
         changed += not np.array_equal(pos.S[2], pos2.S[2])
         pos.play_turn(0)
         pos2.play_turn(0)
