@@ -134,10 +134,11 @@ def cli():
               help="No progress bar (it is also off when stderr is not a terminal).")
 def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_size, first_deal,
              first_game, sweep, quiet):
-    """Play --deals deals and write one row per deal to a Parquet file.
+    """Play --deals deals (one row each) or --games games (one row per game, and the
+    deals beside it) and write them to Parquet, the rows streamed chunk by chunk.
 
-    Prints one summary line: deals, file, speed, mean deal score per side and the
-    share of deals ended by a player going out.
+    Prints one summary line: deals (games), file, speed, mean deal score per side
+    and the share of deals ended by going out (games won per side).
 
     \b
     Examples:
@@ -146,6 +147,9 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
       canasta-sim simulate --rules six-player --policies greedy,random,greedy,random,greedy,random
       canasta-sim simulate --scores 1500,3000 --deals 5000
       canasta-sim simulate --games 2000 --rules six-player --out results/g6.parquet
+      canasta-sim simulate --policies 'expert,careful(freeze_at=12),expert,careful(freeze_at=12)'
+      canasta-sim simulate --games 1000 --policies careful,greedy,careful,greedy \\
+          --sweep careful.freeze_at=4:16:4 --out results/freeze.parquet
     """
     from canasta_sim import results, runner
 
