@@ -45,7 +45,19 @@ def warm_deal_only() -> float:
     return time.perf_counter() - start
 
 
+def warm_games() -> float:
+    """Make ``play_games_nb`` and ``trace_game_deal_nb`` ready; returns seconds."""
+    from canasta_sim.runner import play_game_range, prepare
+    from canasta_sim.trace import run_traced
+
+    plan = prepare(games=1)
+    start = time.perf_counter()
+    play_game_range(plan, 0, 1)
+    run_traced(plan, 0, dealer=0)
+    return time.perf_counter() - start
+
+
 def warm() -> dict:
     """Make every entry kernel ready; returns seconds per kernel."""
     return {"play_deals_nb": warm_play_deals(), "trace_deal_nb": warm_trace_deal(),
-            "deal_only_nb": warm_deal_only()}
+            "deal_only_nb": warm_deal_only(), "play_games_nb": warm_games()}
