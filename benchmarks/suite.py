@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import os
 import statistics
 import subprocess
@@ -110,13 +111,17 @@ def floor_run(plan, threads: int):
     return run
 
 
-def kernel_run(plan, threads: int):
-    """A callable playing ``plan.deals`` deals into memory on ``threads`` threads."""
+def kernel_run(plan, threads: int, keep=None):
+    """A callable playing ``plan.deals`` deals into memory on ``threads`` threads; the rows
+    of its last call are kept in ``keep["rows"]`` (for ``--check``)."""
     from canasta_sim.runner import WorkPool
 
     def run():
         with WorkPool(threads) as pool:
-            return pool.start_deals(plan, plan.first_deal, plan.deals).wait()
+            rows = pool.start_deals(plan, plan.first_deal, plan.deals).wait()
+        if keep is not None:
+            keep["rows"] = rows
+        return rows
 
     return run
 
@@ -195,8 +200,9 @@ def run_suite(opts: Options, say=print) -> list:
                    "deals/s"))
     for policy in opts.policies:
         plan = prepare(opts.deals, opts.seed, opts.rules, policy)
+        timed_rows: dict = {}
         for threads in thread_counts:
-            seconds = _timed(kernel_run(plan, threads), opts.repeat, opts.warmup)
+            seconds = _timed(kernel_run(plan, threads, timed_rows), opts.repeat, opts.warmup)
             add(Result("play", policy, threads, "kernel", opts.deals,
                        _rates(opts.deals, seconds), "deals/s"))
         path = str(folder / f".bench-{os.getpid()}.parquet")
@@ -206,7 +212,7 @@ def run_suite(opts: Options, say=print) -> list:
                        _rates(opts.deals, seconds), "deals/s"))
         Path(path).unlink(missing_ok=True)
         if opts.check:
-            say(check_sample(plan, opts.sample))
+            say(check_sample(plan, opts.sample, timed_rows["rows"]))
     add(Result("compile cached: process start to first deal", "-", 1, "process", 1,
                tuple(first_deal_cached() for _ in range(max(opts.repeat, 1))), "s"))
     if opts.cold:
@@ -221,19 +227,25 @@ def run_suite(opts: Options, say=print) -> list:
     return out
 
 
-def check_sample(plan, sample: int) -> str:
-    """Audit deals 0..sample-1 of ``plan`` through their traces; raises if one fails."""
+def check_sample(plan, sample: int, rows) -> str:
+    """The first ``sample`` benchmarked deals, traced again: each trace must give the very
+    row the timed run wrote, and pass the audit (card conservation, score identity).
+    Raises AssertionError naming the first deal that fails."""
     from canasta_sim.audit import audit_deal
     from canasta_sim.trace import decode_events, run_traced
 
     count = min(sample, plan.deals)
-    for deal in range(plan.first_deal, plan.first_deal + count):
+    for i in range(count):
+        deal = plan.first_deal + i
         buf, row = run_traced(plan, deal)
+        if not (row == rows[i]).all():
+            raise AssertionError(f"deal {deal} of {','.join(plan.names)}: its trace does not "
+                                 "give the row the timed run wrote")
         problems = audit_deal(decode_events(buf, plan, deal, row), plan.rules)
         if problems:
             raise AssertionError(f"deal {deal} of {','.join(plan.names)}: {problems[0]}")
-    return (f"check: {count} deals of {plan.names[0]}: card conservation and score identity "
-            "hold in every trace")
+    return (f"check: {count} benchmarked deals of {plan.names[0]}: traces give the timed rows; "
+            "card conservation and score identity hold")
 
 
 # --------------------------------------------------------------------------------------------
@@ -255,7 +267,8 @@ def _floor_rate(results: list, threads: int):
 
 
 def x_floor(result: Result, results: list):
-    """How many bare deals one deal of ``result`` costs (kernel rates only)."""
+    """How many bare deals (the floor on as many threads) the time of one deal of
+    ``result`` would deal; None for results that are not rates."""
     floor = _floor_rate(results, result.threads)
     if result.unit != "deals/s" or floor is None or result.median <= 0:
         return None
@@ -276,6 +289,7 @@ def write_csv(results: list, opts: Options) -> Path:
     """Write every result line with how it was made to ``opts.csv``; returns the path."""
     from canasta_sim import __version__
     from canasta_sim._cache import kernels_dir, kernels_hash
+    from canasta_sim.results import write_text
     from canasta_sim.rules import parse_rules
     from canasta_sim.runner import available_cores
 
@@ -285,14 +299,15 @@ def write_csv(results: list, opts: Options) -> Path:
               "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")}
     path = Path(opts.csv)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=FIELDS)
-        writer.writeheader()
-        for r in results:
-            ratio = x_floor(r, results)
-            writer.writerow({"case": r.case, "policy": r.policy, "threads": r.threads,
-                             "mode": r.mode, "deals": r.deals, "runs": len(r.values),
-                             "median": round(r.median, 3), "min": round(min(r.values), 3),
-                             "max": round(max(r.values), 3), "unit": r.unit,
-                             "x_floor": "" if ratio is None else round(ratio, 2), **common})
+    handle = io.StringIO()
+    writer = csv.DictWriter(handle, fieldnames=FIELDS)
+    writer.writeheader()
+    for r in results:
+        ratio = x_floor(r, results)
+        writer.writerow({"case": r.case, "policy": r.policy, "threads": r.threads,
+                         "mode": r.mode, "deals": r.deals, "runs": len(r.values),
+                         "median": round(r.median, 3), "min": round(min(r.values), 3),
+                         "max": round(max(r.values), 3), "unit": r.unit,
+                         "x_floor": "" if ratio is None else round(ratio, 2), **common})
+    write_text(handle.getvalue(), path)
     return path

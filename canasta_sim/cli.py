@@ -403,6 +403,7 @@ def strength(policies, games, seed, rules, threads, csv_path):
         raise BadInput(f"policies={policies!r} names fewer than two policies: accepted: two "
                        "or more comma-separated policies, e.g. expert,careful")
     num_players = parse_rules(rules).num_players
+    strength_mod.check_two_sides(parse_rules(rules))
     for name in names:
         policy_registry.parse_policies(name, num_players)
     runner.check_seed(seed)

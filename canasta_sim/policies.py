@@ -8,6 +8,7 @@ float array of parameters per seat (STYLE.md pattern 4).
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import NamedTuple
 
@@ -82,10 +83,20 @@ def parse_one(text: str):
     values = dict(spec.params)
     given = _parse_params(name, spec, match.group(2) or "")
     values.update(given)
-    canonical = name
-    if given:
-        canonical += "(" + ",".join(f"{k}={given[k]:g}" for k in sorted(given)) + ")"
-    return canonical, spec.policy_id, [values[k] for k in spec.params]
+    return policy_text(name, given), spec.policy_id, [values[k] for k in spec.params]
+
+
+def format_number(value: float) -> str:
+    """A parameter value as short text that reads back exactly: 8, 0.5, 1000003."""
+    return f"{value:.17g}" if float(f"{value:.15g}") != value else f"{value:.15g}"
+
+
+def policy_text(name: str, given: dict) -> str:
+    """The canonical text of a policy with the parameters set explicitly:
+    ``careful(danger=2,freeze_at=12)`` (sorted by name)."""
+    if not given:
+        return name
+    return name + "(" + ",".join(f"{k}={format_number(given[k])}" for k in sorted(given)) + ")"
 
 
 def _parse_params(name, spec, body):
@@ -104,8 +115,10 @@ def _parse_params(name, spec, body):
         try:
             given[key] = float(value)
         except ValueError:
+            given[key] = math.nan
+        if not math.isfinite(given[key]):
             raise BadInput(f"policy {name!r} parameter {key}={value.strip()!r} is not a "
-                           "number: accepted: a number such as 0.5") from None
+                           "finite number: accepted: a number such as 0.5") from None
     return given
 
 

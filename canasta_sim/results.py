@@ -233,7 +233,10 @@ def write_parquets(parts, paths) -> list:
     """Write a stream of tuples of tables, one table per path, to the Parquet ``paths``.
 
     Every file is written to a temporary file first; only when the whole stream is
-    written are they all moved into place, so an error leaves none of them behind.
+    written are they moved into place, the last path first, so the first file (a games
+    table) never appears without the others.  If a move fails, the files already moved
+    are removed: an error leaves none of the new files behind (a file they replaced is
+    gone, as with any failed overwrite).
     """
     paths = [check_writable(p) for p in paths]
     temps = [_temp_beside(p) for p in paths]
@@ -250,9 +253,7 @@ def write_parquets(parts, paths) -> list:
             raise BadInput("nothing to write: the result stream was empty")
         for w in writers:
             w.close()
-        for tmp, path in zip(temps, paths):
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
-            os.replace(tmp, path)
+        _move_all(temps, paths)
     except BaseException:
         for w in writers:
             _close_quietly(w)
@@ -260,6 +261,35 @@ def write_parquets(parts, paths) -> list:
             _remove_quietly(tmp)
         raise
     return paths
+
+
+def _move_all(temps, paths):
+    """Move each temporary file onto its path, the last first; on an error remove those
+    already moved and re-raise."""
+    moved = []
+    try:
+        for tmp, path in reversed(list(zip(temps, paths))):
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
+            os.replace(tmp, path)
+            moved.append(path)
+    except BaseException:
+        for path in moved:
+            _remove_quietly(path)
+        raise
+
+
+def write_text(text: str, path) -> str:
+    """Write ``text`` to ``path`` atomically (a temporary file, then ``os.replace``)."""
+    path = check_writable(path)
+    tmp = _temp_beside(path)
+    try:
+        with open(tmp, "w", newline="") as handle:
+            handle.write(text)
+        _move_all([tmp], [path])
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+    return path
 
 
 def _temp_beside(path) -> str:

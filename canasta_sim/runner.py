@@ -161,7 +161,7 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
     """
     from canasta_sim.results import provenance
 
-    deals, games = _deals_or_games(deals, games, scores_before, first_deal)
+    deals, games = _deals_or_games(deals, games, scores_before, first_deal, first_game)
     first_deal = check_deals(first_deal, name="first_deal")
     first_game = check_games(first_game, name="first_game")
     seed = check_seed(seed)
@@ -175,9 +175,12 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
                 games, first_game)
 
 
-def _deals_or_games(deals, games, scores_before, first_deal):
+def _deals_or_games(deals, games, scores_before, first_deal, first_game):
     """(deals, games) checked: exactly one is given; games start from zero scores."""
     if games is None:
+        if first_game:
+            raise BadInput(f"first_game={first_game!r} is given without games: accepted: "
+                           "first_deal to start a deals run at another deal")
         return check_deals(deals if deals is not None else 0), None
     if deals is not None:
         raise BadInput(f"deals={deals!r} and games={games!r} are both given: accepted: "
@@ -372,7 +375,11 @@ class GameRows(NamedTuple):
 
     @staticmethod
     def concat(parts) -> "GameRows":
-        """The rows of consecutive pieces, in order."""
+        """The rows of consecutive pieces, in order (no pieces: no rows)."""
+        if not parts:
+            return GameRows(np.zeros((0, layout.G_NCOLS), np.int64),
+                            np.zeros((0, layout.NCOLS), np.int64),
+                            np.zeros((0, layout.D_NCOLS), np.int64))
         return GameRows(*(np.concatenate(arrays) for arrays in zip(*parts)))
 
 

@@ -25,7 +25,8 @@ class Match(NamedTuple):
     games: int
     a_wins: int
     b_wins: int
-    draws: int
+    draws: int                # tied games (tie_policy=draw)
+    cut: int                  # games cut off unfinished (never in practice); not counted
     deals: int
     out_share: float          # deals ended by a player going out
     stock_share: float        # deals ended by the stock running out
@@ -33,14 +34,19 @@ class Match(NamedTuple):
     b_deal_score: float
 
     @property
+    def decided(self) -> int:
+        """Games that ended (won or drawn); cut-off games are left out of the rate."""
+        return self.games - self.cut
+
+    @property
     def a_rate(self) -> float:
-        """A's win rate, a draw counting half."""
-        return (self.a_wins + 0.5 * self.draws) / self.games
+        """A's win rate over the games that ended, a draw counting half."""
+        return (self.a_wins + 0.5 * self.draws) / max(self.decided, 1)
 
     @property
     def interval(self) -> tuple:
         """The Wilson 95% interval of A's win rate."""
-        return wilson(self.a_rate, self.games)
+        return wilson(self.a_rate, self.decided)
 
     @property
     def significant(self) -> bool:
@@ -58,8 +64,18 @@ def wilson(rate: float, n: int, z: float = Z95) -> tuple:
     return centre - half, centre + half
 
 
+def check_two_sides(rules):
+    """BadInput unless the rule set has two sides: a head-to-head needs one side each."""
+    from canasta_sim.errors import BadInput
+
+    if rules.num_sides != 2:
+        raise BadInput(f"rules={rules.canonical()!r} has {rules.num_sides} sides: accepted: a "
+                       "rule set with two sides (classic, two-player, six-player, ...) for a "
+                       "head-to-head of two policies")
+
+
 def seats_for(a: str, b: str, num_players: int, num_sides: int) -> str:
-    """Policies of every seat with A on side 0 and B on every other side."""
+    """Policies of every seat with A on side 0 and B on side 1 (two sides)."""
     return ",".join(a if seat % num_sides == 0 else b for seat in range(num_players))
 
 
@@ -72,9 +88,10 @@ def play_match(a: str, b: str, games: int, seed: int = 0, rules="classic",
     from canasta_sim.runner import simulate
 
     r = parse_rules(rules)
+    check_two_sides(r)
     first_half = games - games // 2
     wins = np.zeros(2, np.int64)
-    draws = deals = outs = stocks = 0
+    draws = cut = deals = outs = stocks = 0
     score_sums = np.zeros(2)
     for a_side, count in ((0, first_half), (1, games // 2)):
         if count == 0:
@@ -84,18 +101,17 @@ def play_match(a: str, b: str, games: int, seed: int = 0, rules="classic",
                                    policies=seats_for(first, second, r.num_players,
                                                       r.num_sides))
         winner = table["winner"].to_numpy()
-        a_won = winner == a_side
-        b_won = (winner >= 0) & ~a_won
-        wins += [int(a_won.sum()), int(b_won.sum())]
-        draws += int((winner < 0).sum())
+        ended = table["ended"].to_pandas().astype(str).to_numpy()
+        wins += [int((winner == a_side).sum()), int((winner == 1 - a_side).sum())]
+        draws += int((ended == "draw").sum())
+        cut += int((ended == "cut").sum())
         d = per_deal.to_pandas()
         deals += len(d)
         outs += int((d.end_reason == "out").sum())
         stocks += int((d.end_reason == "stock").sum())
-        a_col = f"s{a_side}_score"
-        b_cols = [f"s{k}_score" for k in range(r.num_sides) if k != a_side]
-        score_sums += [d[a_col].sum(), d[b_cols].to_numpy().mean(axis=1).sum()]
-    return Match(a, b, games, int(wins[0]), int(wins[1]), draws, deals, outs / max(deals, 1),
+        score_sums += [d[f"s{a_side}_score"].sum(), d[f"s{1 - a_side}_score"].sum()]
+    return Match(a, b, games, int(wins[0]), int(wins[1]), draws, cut, deals,
+                 outs / max(deals, 1),
                  stocks / max(deals, 1), score_sums[0] / max(deals, 1),
                  score_sums[1] / max(deals, 1))
 
@@ -138,19 +154,26 @@ def ordering_holds(matches: list, order) -> bool:
 
 
 def write_csv(matches: list, path, seed: int, rules: str) -> None:
-    """Every match with its interval and how it was made."""
+    """Every match with its interval and how it was made (written atomically)."""
     import csv
-    import os
+    import io
+    from importlib.metadata import version
 
-    os.makedirs(os.path.dirname(os.fspath(path)) or ".", exist_ok=True)
-    with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["a", "b", "games", "a_wins", "b_wins", "draws", "a_win_rate",
-                         "ci_low", "ci_high", "deals", "out_share", "stock_share",
-                         "a_mean_deal_score", "b_mean_deal_score", "seed", "rules"])
-        for m in matches:
-            low, high = m.interval
-            writer.writerow([m.a, m.b, m.games, m.a_wins, m.b_wins, m.draws,
-                             round(m.a_rate, 4), round(low, 4), round(high, 4), m.deals,
-                             round(m.out_share, 4), round(m.stock_share, 4),
-                             round(m.a_deal_score, 1), round(m.b_deal_score, 1), seed, rules])
+    from canasta_sim import __version__
+    from canasta_sim._cache import kernels_dir, kernels_hash
+    from canasta_sim.results import write_text
+
+    made = [seed, rules, __version__, kernels_hash(kernels_dir()), version("numba")]
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(["a", "b", "games", "a_wins", "b_wins", "draws", "cut", "a_win_rate",
+                     "ci_low", "ci_high", "deals", "out_share", "stock_share",
+                     "a_mean_deal_score", "b_mean_deal_score", "seed", "rules",
+                     "canasta_sim_version", "kernels_hash", "numba_version"])
+    for m in matches:
+        low, high = m.interval
+        writer.writerow([m.a, m.b, m.games, m.a_wins, m.b_wins, m.draws, m.cut,
+                         round(m.a_rate, 4), round(low, 4), round(high, 4), m.deals,
+                         round(m.out_share, 4), round(m.stock_share, 4),
+                         round(m.a_deal_score, 1), round(m.b_deal_score, 1), *made])
+    write_text(text.getvalue(), path)

@@ -9,11 +9,12 @@ give every combination of their values.  Values may also be listed: ``=4,8,12``.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from typing import NamedTuple
 
 from canasta_sim.errors import BadInput
-from canasta_sim.policies import REGISTRY, parse_one, split_top_level
+from canasta_sim.policies import REGISTRY, parse_one, policy_text, split_top_level
 
 MAX_VALUES = 1000
 _SWEEP = re.compile(r"^\s*([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)\s*=\s*(.+?)\s*$")
@@ -70,11 +71,14 @@ def _values(text, body) -> tuple:
 
 
 def _numbers(text, parts) -> tuple:
-    """Floats from texts, or BadInput naming the sweep."""
+    """Finite floats from texts, or BadInput naming the sweep."""
     try:
-        return tuple(float(p) for p in parts)
+        numbers = tuple(float(p) for p in parts)
     except ValueError:
-        raise BadInput(f"sweep {text!r} has a value that is not a number: {ACCEPTED}") from None
+        numbers = (math.nan,)
+    if not all(math.isfinite(x) for x in numbers):
+        raise BadInput(f"sweep {text!r} has a value that is not a finite number: {ACCEPTED}")
+    return numbers
 
 
 def parse_sweeps(texts) -> list:
@@ -83,8 +87,9 @@ def parse_sweeps(texts) -> list:
         texts = [texts]
     sweeps = [parse_sweep(t) for t in texts or ()]
     columns = [s.column for s in sweeps]
-    if len(set(columns)) != len(columns):
-        raise BadInput(f"sweep of {columns[0]!r} is given twice: accepted: each parameter once")
+    twice = [c for i, c in enumerate(columns) if c in columns[:i]]
+    if twice:
+        raise BadInput(f"sweep of {twice[0]!r} is given twice: accepted: each parameter once")
     return sweeps
 
 
@@ -116,9 +121,7 @@ def _with_params(seat_text, name, sweeps, combo) -> str:
     for sweep, value in zip(sweeps, combo):
         if sweep.policy == name:
             given[sweep.param] = value
-    if not given:
-        return name
-    return name + "(" + ",".join(f"{k}={given[k]:g}" for k in sorted(given)) + ")"
+    return policy_text(name, given)
 
 
 def _given_params(seat_text):

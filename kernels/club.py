@@ -12,15 +12,19 @@ cards are melded or discarded).  It never reads another hand or the stock.
 
 ``careful`` -- a solid club player.
     Discards safe cards: a black three first (the next player cannot take the pile);
-    otherwise the card the next opponent is least likely to take the pile with: never
-    a card its side has melded while the pile is open (no feeding), preferably the
-    rank the next opponent discarded last.  Freezes the pile with a wild card (a
-    deuce first) once it holds ``freeze_at`` cards and the next opponent could take
-    it.  Keeps pairs (they take the pile) and ``wild_hold`` wild cards in hand; lays
-    natural melds, spends other wild cards only to complete canastas.  Takes the pile
-    whenever it can, but spends wild cards on a take only for a pile of at least
-    ``min_pile_take`` cards.  Goes out once its side has ``want_canastas`` canastas,
-    or when the stock is nearly gone or an opponent is down to a few cards.
+    otherwise the card with the lowest cost, where the cost of a card is its use to
+    careful (a pair or triple it holds, a rank its side has melded) plus ``danger`` times
+    the chance that the next opponent takes the pile with it times the pile's size.
+    That chance is 1 for a rank the opponents have melded while the pile is open to
+    them (feeding), low for the rank the next opponent discarded last, and a fixed
+    guess otherwise; so careful avoids feeding unless it would break a pair.  Freezes
+    the pile with a wild card (a deuce first) once it holds ``freeze_at`` cards, it is
+    not frozen yet and the next seat is an opponent.  Keeps pairs (they take the pile)
+    and ``wild_hold`` wild cards in hand; lays natural melds, spends other wild cards
+    only to complete canastas.  Takes the pile whenever it can, but spends wild cards
+    on a take only for a pile of at least ``min_pile_take`` cards.  Goes out once its
+    side has ``want_canastas`` canastas, or when the stock is nearly gone or an
+    opponent is down to a few cards.
 ``rush`` -- goes out as early as the rules allow: melds everything at once,
     wild cards included, to reach the canastas going out needs, and goes out at the
     first chance.
@@ -31,11 +35,14 @@ cards are melded or discarded).  It never reads another hand or the stock.
 ``expert`` -- ``careful`` plus card counting, partner cooperation and end-of-stock
     play.  It counts every card it has seen (melds, the pile, its hand, cards known in
     other hands) and judges the chance that the next opponent holds a pair of a rank
-    from the cards still unseen.  It asks its partner before going out when it has
-    fewer canastas than it wants, and answers a partner's question by the score: yes
-    when its own hand holds at most ``answer_max_hand`` points or its side is behind.
-    With ``endgame_stock`` cards or fewer in the stock it melds all it can and goes out
-    at the first chance.
+    from the cards still unseen.  Like ``builder`` it puts spare wild cards on melds of
+    four or more, and it goes out at once while its side does not lead by
+    ``go_out_margin``.  It asks its partner before going out when it has fewer canastas
+    than it wants, and answers a partner's question by the score: yes when its own hand
+    holds at most ``answer_max_hand`` points, its side is behind (a lead below 0) or the
+    stock is down to ``endgame_stock``; no otherwise.  With ``endgame_stock`` cards or
+    fewer in the stock it melds all it can, goes out at the first chance and sheds its
+    high cards.
 """
 from .actions import (
     DEC_ANSWER,
@@ -359,7 +366,8 @@ def ask_score_nb(rules, S, seat, policy, params, kind):
 @kernel
 def answer_score_nb(rules, S, seat, policy, params, kind):
     """The answer to the partner's question: every club player says yes, except that
-    ``expert`` says no while its own hand holds many points and its side is ahead."""
+    ``expert`` says no while its own hand holds more than ``answer_max_hand`` points, its
+    side leads (by 0 or more) and the stock is above ``endgame_stock``."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     yes = True
     if policy == POLICY_EXPERT:
