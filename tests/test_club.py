@@ -236,13 +236,30 @@ def test_sweep_writes_one_column_per_parameter_on_the_same_deals():
     ("careful.freeze=4:8", "no parameter 'freeze'"),
     ("smart.freeze_at=4:8", "unknown policy 'smart'"),
     ("careful.freeze_at=8:4", "empty, reversed"),
-    ("careful.freeze_at=a:b", "not a number"),
+    ("careful.freeze_at=a:b", "not a finite number"),
     ("careful_freeze_at=4:8", "malformed"),
     ("expert.freeze_at=4:8", "no seat plays 'expert'"),
+    ("careful.freeze_at=0:nan", "not a finite number"),
+    (["careful.freeze_at=4:8", "careful.danger=1,2", "careful.danger=3"],
+     "'careful.danger' is given twice"),
 ])
 def test_bad_sweeps_are_rejected(sweep, fragment):
     with pytest.raises(BadInput, match=fragment):
         canasta_sim.simulate(5, policies="careful,greedy,careful,greedy", sweep=sweep)
+
+
+def test_sweeps_and_parameters_keep_full_precision():
+    table = canasta_sim.simulate(2, policies="builder(danger=1.2345678)",
+                                 sweep="builder.go_out_margin=1000000:1000002:1")
+    assert sorted(set(table["policy_0"].to_pylist())) == [
+        f"builder(danger=1.2345678,go_out_margin={m})" for m in (1000000, 1000001, 1000002)]
+    with pytest.raises(BadInput, match="finite"):
+        parse_one("careful(danger=inf)")
+
+
+def test_strength_needs_two_sides():
+    with pytest.raises(BadInput, match="3 sides"):
+        play_match("careful", "greedy", 2, rules="six-player-3x2")
 
 
 def test_careful_beats_random():

@@ -116,3 +116,14 @@ def test_cli_rules_list_and_show():
                       "concealed_canasta_bonus"}
     result = CliRunner().invoke(cli, ["rules", "show", "classic(hand_size=999)"])
     assert result.exit_code == 2 and "hand_size" in result.output
+
+
+def test_zero_games_give_empty_tables_with_the_schema():
+    games, deals = canasta_sim.simulate(games=0)
+    assert games.num_rows == 0 and deals.num_rows == 0
+    assert "winner" in games.column_names and "s0_cum_before" in deals.column_names
+
+
+def test_first_game_without_games_is_rejected():
+    with pytest.raises(BadInput, match="first_game=5"):
+        canasta_sim.simulate(10, first_game=5)
