@@ -14,4 +14,4 @@ it); numba is pinned to a version range in pyproject.toml.
 from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
-entry = njit(cache=True)
+entry = njit(cache=True, nogil=True)
