@@ -139,6 +139,7 @@ from .state import (
     hand_size_nb,
     meld_size_nb,
     new_state_nb,
+    rules_record_nb,
     pile_rest_nb,
     red3_points_nb,
     side_of_nb,
@@ -756,8 +757,9 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MELD_KINDS, 3), np.int64)
     buf = np.zeros(1, np.int32)
+    record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
     for i in range(out.shape[0]):
-        play_deal_nb(rules, S, buf, seed, first_deal + i, -1, pol, params, scores_before, opts,
+        play_deal_nb(record[0], S, buf, seed, first_deal + i, -1, pol, params, scores_before, opts,
                      plan, out[i])
 
 
@@ -769,7 +771,8 @@ def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf):
     S[4][ST_TRACE_ON] = 1
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MELD_KINDS, 3), np.int64)
-    play_deal_nb(rules, S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
+    record = rules_record_nb(rules)
+    play_deal_nb(record[0], S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
     return S[4][ST_TRACE_POS]
 
 
@@ -780,7 +783,8 @@ def deal_only_nb(rules, seed, first_deal, n, scores_before):
     S = new_state_nb()
     buf = np.zeros(1, np.int32)
     total = 0
+    record = rules_record_nb(rules)
     for i in range(n):
-        deal_nb(rules, S, buf, seed, first_deal + i, -1, scores_before)
+        deal_nb(record[0], S, buf, seed, first_deal + i, -1, scores_before)
         total += S[4][ST_UPCARDS] + S[2][0]
     return total
