@@ -40,7 +40,7 @@ from .actions import (
     take_options_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .jit import entry, kernel
+from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
@@ -229,7 +229,7 @@ def stock_ends_deal_nb(rules, S, seat):
 
 # ---- draw phase -----------------------------------------------------------------------------
 
-@kernel
+@turn_step
 def draw_from_stock_nb(rules, S, buf, seat):
     """R12(a), R13: draw ``draw_count`` cards (what is left if fewer) and place red threes."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -270,7 +270,7 @@ def forced_take_due_nb(rules, S, seat):
     return True
 
 
-@kernel
+@turn_step
 def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
     """The seat's policy decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
@@ -293,7 +293,7 @@ def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
     return opts[i, 1], opts[i, 2], opts[i, 3]
 
 
-@kernel
+@turn_step
 def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
     and the player does not take the pile (or his hand is emptied by the take).  A take whose
@@ -480,7 +480,7 @@ def partner_of_nb(st, seat):
     return (seat + st[ST_NSIDES]) % st[ST_NSEATS]
 
 
-@kernel
+@turn_step
 def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R42: in a draw turn, before melding, a player able to go out may ask his partner."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -527,7 +527,7 @@ def execute_go_out_nb(rules, S, buf, seat, plan):
     return go_out_nb(rules, S, buf, seat)
 
 
-@kernel
+@turn_step
 def discard_card_nb(rules, S, buf, seat, card):
     """R17: put one card from the hand on the pile (a wild card freezes it, R32)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -540,7 +540,7 @@ def discard_card_nb(rules, S, buf, seat, card):
     ev_simple_nb(st, buf, EV_DISCARD, seat, card, 0)
 
 
-@kernel
+@turn_step
 def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning):
     """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
     kind -1 when no step is legal.  ``greedy`` walks the legal steps in its order of
@@ -563,7 +563,7 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
     return kind, opts[i, 1], nat, de, jo
 
 
-@kernel
+@turn_step
 def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
     Every offered step keeps a legal end of the turn reachable (actions.step_legal_nb), so an
@@ -589,7 +589,7 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
             return go_out_nb(rules, S, buf, seat)                      # T31
 
 
-@kernel
+@turn_step
 def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     """R17: discard one card; an emptied hand is going out (R39)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
