@@ -319,19 +319,19 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     return CONTINUE
 
 
-@kernel
+@turn_step
 def save_turn_nb(S, seat):
     """Snapshot what a meld phase or a take may change, so that it can be taken back."""
     copy_turn_state_nb(S, seat, True)
 
 
-@kernel
+@turn_step
 def restore_turn_nb(S, seat):
     """Undo everything since :func:`save_turn_nb` (the trace position included)."""
     copy_turn_state_nb(S, seat, False)
 
 
-@kernel
+@turn_step
 def copy_turn_state_nb(S, seat, save):
     """Copy the seat's hand, its side's melds and melded flag, and st, to (``save``) or from
     the scratch rows."""
@@ -428,7 +428,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest, top, 
     return n_order
 
 
-@kernel
+@turn_step
 def trace_take_nb(S, buf, seat, top, taken, order, n_order):
     """The take event: the pile (bottom first), then each take meld as rank, count, cards."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -453,7 +453,7 @@ def trace_take_nb(S, buf, seat, top, taken, order, n_order):
             ev_push_nb(st, buf, pos, JOKER)
 
 
-@kernel
+@turn_step
 def join_pile_nb(S, buf, seat):
     """R36: the rest of the pile joins the hand; its red threes go to the table (R14)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -604,7 +604,7 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     return CONTINUE
 
 
-@kernel
+@turn_step
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S

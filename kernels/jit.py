@@ -7,11 +7,12 @@ references on every call and every row view (an atomic add and subtract per arra
 costs time: with it, about a third of a deal's time went to those atomics.  A helper that
 needs scratch space takes a row of the state's ``ws`` array instead of allocating.
 
-``turn_step`` marks the few thin per-turn wrappers that take the whole state tuple ``S``
-(the phases of a turn and the policy switches).  Numba passes a tuple of arrays as one
-machine argument per array field, about 90 words for ``S``, pushed onto the stack at every
-call; these wrappers are therefore inlined into their caller (numba's ``inline='always'``)
-so that a turn makes one such call instead of a dozen.  Every other helper stays a call.
+``turn_step`` marks the few small helpers that take the whole state tuple ``S`` and run
+every turn (the turn and its phases, the policy switches, the take's book-keeping).  Numba
+passes a tuple of arrays as one machine argument per array field, about 90 words for ``S``,
+pushed onto the stack at every call; these helpers are therefore inlined into their caller
+(numba's ``inline='always'``), so that a deal's turns make no such call in the common case.
+Every other helper stays a call.
 
 ``entry`` marks the few kernels called from Python: they allocate the state and keep NRT.
 ``_nrt`` is a numba target option (not in numba's public docs; numba's own test-suite uses
