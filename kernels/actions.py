@@ -333,7 +333,8 @@ def discard_candidate_nb(i):
 def unmeldable_cards_nb(rules, hand_row, melds, side):
     """Cards that no meld can take this turn: naturals of ranks the side has not melded held
     fewer than ``min_naturals_per_meld`` times, and black threes that are not a going-out meld
-    (R18, R25).  Returns (count, kind of one of them)."""
+    (R18, R25).  Returns (count, kind of one of them); the count stops early once it is
+    above one, which is all :func:`find_go_out_nb` needs to know."""
     stray = 0
     kind = -1
     for r in range(FIRST_NATURAL, NKINDS):
@@ -341,6 +342,8 @@ def unmeldable_cards_nb(rules, hand_row, melds, side):
         if h > 0 and h < rules.min_naturals_per_meld and meld_size_nb(melds, side, r) == 0:
             stray += h
             kind = r
+            if stray > 1:
+                return stray, kind
     b3 = hand_row[BLACK3]
     if b3 > 0 and not (rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4):
         # one meld of 3-4 black threes (R25); with five (three packs) one is discarded
@@ -369,6 +372,19 @@ def go_out_plan_ok_nb(rules, st, seatv, hv, melds, side, seat, discard, own_only
 
 
 @kernel
+def canastas_within_reach_nb(hand_row, melds, side):
+    """An upper bound on the side's canastas after melding the whole hand (R23): the ranks
+    whose meld, with every natural of that rank and every wild card of the hand added,
+    would reach seven cards.  A going-out plan never completes more."""
+    wilds = hand_row[JOKER] + hand_row[DEUCE]
+    n = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        if meld_size_nb(melds, side, r) + hand_row[r] + wilds >= 7:
+            n += 1
+    return n
+
+
+@kernel
 def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     """Find a legal way to go out now (R39-R44).  Returns the discard kind, -1 for going
     out without a discard, or -2 if the player cannot go out; ``plan`` holds the melds."""
@@ -378,6 +394,8 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     stray, stray_kind = unmeldable_cards_nb(rules, hand_row, melds, side)
     if stray > 1:
         return -2                        # only one card can leave by the final discard
+    if canastas_within_reach_nb(hand_row, melds, side) < rules.canastas_to_go_out:
+        return -2                        # R40: no plan can complete the canastas needed
     hv = ws[WS_HAND]
     for k in range(NKINDS):
         hv[k] = hand_row[k]

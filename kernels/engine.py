@@ -79,7 +79,7 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .policies import decide_nb, greedy_meld_step_nb, greedy_take_nb
+from .policies import decide_nb, greedy_discard_nb, greedy_meld_step_nb, greedy_take_nb
 from .rng import STREAM_POLICY
 from .rules_nb import Ask, Red3Requires, Red3Timing
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
@@ -594,10 +594,14 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     """R17: discard one card; an emptied hand is going out (R39)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
-    n = discard_options_nb(hands[seat], opts)
-    i = decide_nb(rules, pol[seat], params[seat], DEC_DISCARD, opts, n, hands[seat], melds,
-                  side, rng, STREAM_POLICY + seat, ws[WS_SCORES])
-    discard_card_nb(rules, S, buf, seat, opts[i, 1])
+    if pol[seat] == POLICY_GREEDY:
+        card = greedy_discard_nb(rules, hands[seat], melds, side)
+    else:
+        n = discard_options_nb(hands[seat], opts)
+        card = opts[decide_nb(rules, pol[seat], params[seat], DEC_DISCARD, opts, n,
+                              hands[seat], melds, side, rng, STREAM_POLICY + seat,
+                              ws[WS_SCORES]), 1]
+    discard_card_nb(rules, S, buf, seat, card)
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)
     end_turn_nb(rules, st, seatv, sidev, melds, seat)

@@ -41,7 +41,7 @@ from .actions import (
     take_method_ok_nb,
     take_min_naturals_nb,
 )
-from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .rng import rand_below_nb
@@ -127,6 +127,22 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
     if meld_size_nb(melds, side, kind) > 0:
         use += 300
     return use
+
+
+@kernel
+def greedy_discard_nb(rules, hand_row, melds, side):
+    """``greedy``'s discard (R17) straight from the hand: the first kind, in kind order, of
+    the least usefulness; the card :func:`greedy_nb` picks from the list of
+    ``actions.discard_options_nb``, without building the list."""
+    best = -1
+    best_use = 0
+    for k in range(NKINDS):
+        if hand_row[k] > 0 and k != RED3:
+            use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
+            if best < 0 or use < best_use:
+                best = k
+                best_use = use
+    return best
 
 
 @kernel
