@@ -333,17 +333,15 @@ def discard_candidate_nb(i):
 def unmeldable_cards_nb(rules, hand_row, melds, side):
     """Cards that no meld can take this turn: naturals of ranks the side has not melded held
     fewer than ``min_naturals_per_meld`` times, and black threes that are not a going-out meld
-    (R18, R25).  Returns (count, kind of one of them); the count stops early once it is
-    above one, which is all :func:`find_go_out_nb` needs to know."""
+    (R18, R25).  Returns (count, kind of one of them).  The rank loop has no branches: the
+    hand is data a branch predictor cannot guess."""
     stray = 0
     kind = -1
     for r in range(FIRST_NATURAL, NKINDS):
         h = hand_row[r]
-        if h > 0 and h < rules.min_naturals_per_meld and meld_size_nb(melds, side, r) == 0:
-            stray += h
-            kind = r
-            if stray > 1:
-                return stray, kind
+        lone = (h > 0) & (h < rules.min_naturals_per_meld) & (meld_size_nb(melds, side, r) == 0)
+        stray += h * lone
+        kind = r if lone else kind
     b3 = hand_row[BLACK3]
     if b3 > 0 and not (rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4):
         # one meld of 3-4 black threes (R25); with five (three packs) one is discarded

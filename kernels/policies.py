@@ -20,6 +20,8 @@ size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
     useful to itself: a black three first, then a single card of a rank its side
     has not melded (highest value first), keeping pairs and wild cards to last.
 """
+import numpy as np
+
 from .actions import (
     DEC_DISCARD,
     NEW_2N_DEUCE,
@@ -158,31 +160,60 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
     side = side_of_nb(st, seat)
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0
-    canastas = canastas_nb(melds, side)
     h = row_total_nb(hand_row)
     if not planning and st[ST_TURN_LAST_RED3] == 0:
         d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
         if d > -2:
             return OPT_GO_OUT, d, 0, 0, 0
+    canastas, new3, adds, sixes, pairs = greedy_ranks_nb(hand_row, melds, side)
     for new in range(2):              # new melds of naturals, then naturals onto the melds
+        ranks = new3 if new == 0 else adds
+        if ranks == 0:
+            continue
         for r in range(ACE, FIRST_NATURAL - 1, -1):
-            hr = hand_row[r]
-            melded = meld_size_nb(melds, side, r) > 0
-            if (new == 0 and (melded or hr < 3)) or (new == 1 and (not melded or hr == 0)):
+            if (ranks >> r) & 1 == 0:
                 continue
-            for k in range(hr, 2 if new == 0 else 0, -1):
+            for k in range(hand_row[r], 2 if new == 0 else 0, -1):
                 if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
                                  canastas, ws):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
-    r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
-    if r >= 0:
-        return OPT_ADD, r, 0, de, 1 - de
-    r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
-    if r >= 0:
-        return OPT_NEW, r, 2, de, 1 - de
+    if sixes != 0:
+        r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+                                   True)
+        if r >= 0:
+            return OPT_ADD, r, 0, de, 1 - de
+    if pairs != 0:
+        r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+                                    True)
+        if r >= 0:
+            return OPT_NEW, r, 2, de, 1 - de
     if stop_legal_nb(rules, st, h, canastas, planning, st[ST_TURN_LAST_RED3] == 1):
         return OPT_STOP, 0, 0, 0, 0
     return greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws)
+
+
+@kernel
+def greedy_ranks_nb(hand_row, melds, side):
+    """One pass over the natural ranks for :func:`greedy_meld_step_nb`: the side's canastas
+    (R23) and bitmasks of the ranks each part of the walk can use: held three or more times
+    and not melded (new melds), held and melded (additions), melds of six cards (a wild card
+    completes a canasta), held exactly twice and not melded (pair melds).  Written without
+    branches, so that the walk visits only ranks that can matter."""
+    canastas = 0
+    new3 = 0
+    adds = 0
+    sixes = 0
+    pairs = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        held = hand_row[r]
+        size = meld_size_nb(melds, side, r)
+        bit = np.int64(1) << r
+        canastas += size >= 7
+        new3 |= bit * ((held >= 3) & (size == 0))
+        adds |= bit * ((held > 0) & (size > 0))
+        sixes |= bit * (size == 6)
+        pairs |= bit * ((held == 2) & (size == 0))
+    return canastas, new3, adds, sixes, pairs
 
 
 @kernel
