@@ -342,13 +342,21 @@ def unmeldable_cards_nb(rules, hand_row, melds, side):
         lone = (h > 0) & (h < rules.min_naturals_per_meld) & (meld_size_nb(melds, side, r) == 0)
         stray += h * lone
         kind = r if lone else kind
-    b3 = hand_row[BLACK3]
+    b3 = stray_black_threes_nb(rules, hand_row[BLACK3])
+    if b3 > 0:
+        stray += b3
+        kind = BLACK3
+    return stray, kind
+
+
+@kernel
+def stray_black_threes_nb(rules, b3):
+    """How many of ``b3`` black threes in the hand no going-out meld can take (R25, D10)."""
     if b3 > 0 and not (rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4):
         # one meld of 3-4 black threes (R25); with five (three packs) one is discarded
         meldable = 4 if rules.black_three_going_out_meld == 1 and b3 > 4 else 0
-        stray += b3 - meldable
-        kind = BLACK3
-    return stray, kind
+        return b3 - meldable
+    return 0
 
 
 @kernel
@@ -390,10 +398,32 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     if st[ST_TURN_LAST_RED3] == 1 or st[ST_TURN_ASK] == 0:
         return -2
     stray, stray_kind = unmeldable_cards_nb(rules, hand_row, melds, side)
+    reach = canastas_within_reach_nb(hand_row, melds, side) if stray <= 1 else 0
+    if survey_rules_out_nb(rules, stray, reach):
+        return -2
+    return go_out_from_survey_nb(rules, st, seatv, hand_row, melds, seat, stray, stray_kind,
+                                 reach, plan, ws)
+
+
+@kernel
+def survey_rules_out_nb(rules, stray, reach):
+    """Does the survey of the hand alone rule going out out?"""
     if stray > 1:
-        return -2                        # only one card can leave by the final discard
-    if canastas_within_reach_nb(hand_row, melds, side) < rules.canastas_to_go_out:
-        return -2                        # R40: no plan can complete the canastas needed
+        return True                      # only one card can leave by the final discard
+    return reach < rules.canastas_to_go_out   # R40: no plan completes the canastas needed
+
+
+@kernel
+def go_out_from_survey_nb(rules, st, seatv, hand_row, melds, seat, stray, stray_kind, reach,
+                          plan, ws):
+    """:func:`find_go_out_nb` once the hand has been surveyed: ``stray`` unmeldable cards
+    (one of kind ``stray_kind``) and at most ``reach`` canastas after melding it all
+    (:func:`canastas_within_reach_nb`, needed only when ``stray`` <= 1)."""
+    side = side_of_nb(st, seat)
+    if st[ST_TURN_LAST_RED3] == 1 or st[ST_TURN_ASK] == 0:
+        return -2                        # R47, R42: a "no" answer binds
+    if survey_rules_out_nb(rules, stray, reach):
+        return -2
     hv = ws[WS_HAND]
     for k in range(NKINDS):
         hv[k] = hand_row[k]

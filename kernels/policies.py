@@ -35,9 +35,11 @@ from .actions import (
     OPT_TAKE,
     OPT_YES,
     canastas_nb,
-    find_go_out_nb,
+    go_out_from_survey_nb,
     step_legal_nb,
     stop_legal_nb,
+    stray_black_threes_nb,
+    survey_rules_out_nb,
     take_context_nb,
     take_legal_nb,
     take_method_ok_nb,
@@ -161,11 +163,14 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0
     h = row_total_nb(hand_row)
-    if not planning and st[ST_TURN_LAST_RED3] == 0:
-        d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
+    canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
+        rules, hand_row, melds, side)
+    out_possible = not survey_rules_out_nb(rules, stray, reach)
+    if not planning and st[ST_TURN_LAST_RED3] == 0 and out_possible:
+        d = go_out_from_survey_nb(rules, st, seatv, hand_row, melds, seat, stray, stray_kind,
+                                  reach, plan, ws)          # as find_go_out_nb
         if d > -2:
             return OPT_GO_OUT, d, 0, 0, 0
-    canastas, new3, adds, sixes, pairs = greedy_ranks_nb(hand_row, melds, side)
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         ranks = new3 if new == 0 else adds
         if ranks == 0:
@@ -193,17 +198,24 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
 
 
 @kernel
-def greedy_ranks_nb(hand_row, melds, side):
+def greedy_ranks_nb(rules, hand_row, melds, side):
     """One pass over the natural ranks for :func:`greedy_meld_step_nb`: the side's canastas
-    (R23) and bitmasks of the ranks each part of the walk can use: held three or more times
+    (R23); bitmasks of the ranks each part of the walk can use: held three or more times
     and not melded (new melds), held and melded (additions), melds of six cards (a wild card
-    completes a canasta), held exactly twice and not melded (pair melds).  Written without
-    branches, so that the walk visits only ranks that can matter."""
+    completes a canasta), held exactly twice and not melded (pair melds); and the survey of
+    the hand that going out needs: its unmeldable cards with the kind of one of them (as
+    actions.unmeldable_cards_nb) and the canastas within reach (as
+    actions.canastas_within_reach_nb).  Written without branches, so that the walk visits
+    only ranks that can matter."""
     canastas = 0
     new3 = 0
     adds = 0
     sixes = 0
     pairs = 0
+    stray = 0
+    stray_kind = -1
+    reach = 0
+    wilds = hand_row[JOKER] + hand_row[DEUCE]
     for r in range(FIRST_NATURAL, NKINDS):
         held = hand_row[r]
         size = meld_size_nb(melds, side, r)
@@ -213,7 +225,15 @@ def greedy_ranks_nb(hand_row, melds, side):
         adds |= bit * ((held > 0) & (size > 0))
         sixes |= bit * (size == 6)
         pairs |= bit * ((held == 2) & (size == 0))
-    return canastas, new3, adds, sixes, pairs
+        lone = (held > 0) & (held < rules.min_naturals_per_meld) & (size == 0)   # R18
+        stray += held * lone
+        stray_kind = r if lone else stray_kind
+        reach += size + held + wilds >= 7
+    b3 = stray_black_threes_nb(rules, hand_row[BLACK3])                        # R25
+    if b3 > 0:
+        stray += b3
+        stray_kind = BLACK3
+    return canastas, new3, adds, sixes, pairs, stray, stray_kind, reach
 
 
 @kernel
