@@ -333,21 +333,30 @@ def discard_candidate_nb(i):
 def unmeldable_cards_nb(rules, hand_row, melds, side):
     """Cards that no meld can take this turn: naturals of ranks the side has not melded held
     fewer than ``min_naturals_per_meld`` times, and black threes that are not a going-out meld
-    (R18, R25).  Returns (count, kind of one of them)."""
+    (R18, R25).  Returns (count, kind of one of them).  The rank loop has no branches: the
+    hand is data a branch predictor cannot guess."""
     stray = 0
     kind = -1
     for r in range(FIRST_NATURAL, NKINDS):
         h = hand_row[r]
-        if h > 0 and h < rules.min_naturals_per_meld and meld_size_nb(melds, side, r) == 0:
-            stray += h
-            kind = r
-    b3 = hand_row[BLACK3]
+        lone = (h > 0) & (h < rules.min_naturals_per_meld) & (meld_size_nb(melds, side, r) == 0)
+        stray += h * lone
+        kind = r if lone else kind
+    b3 = stray_black_threes_nb(rules, hand_row[BLACK3])
+    if b3 > 0:
+        stray += b3
+        kind = BLACK3
+    return stray, kind
+
+
+@kernel
+def stray_black_threes_nb(rules, b3):
+    """How many of ``b3`` black threes in the hand no going-out meld can take (R25, D10)."""
     if b3 > 0 and not (rules.black_three_going_out_meld == 1 and 3 <= b3 <= 4):
         # one meld of 3-4 black threes (R25); with five (three packs) one is discarded
         meldable = 4 if rules.black_three_going_out_meld == 1 and b3 > 4 else 0
-        stray += b3 - meldable
-        kind = BLACK3
-    return stray, kind
+        return b3 - meldable
+    return 0
 
 
 @kernel
@@ -369,6 +378,19 @@ def go_out_plan_ok_nb(rules, st, seatv, hv, melds, side, seat, discard, own_only
 
 
 @kernel
+def canastas_within_reach_nb(hand_row, melds, side):
+    """An upper bound on the side's canastas after melding the whole hand (R23): the ranks
+    whose meld, with every natural of that rank and every wild card of the hand added,
+    would reach seven cards.  A going-out plan never completes more."""
+    wilds = hand_row[JOKER] + hand_row[DEUCE]
+    n = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        if meld_size_nb(melds, side, r) + hand_row[r] + wilds >= 7:
+            n += 1
+    return n
+
+
+@kernel
 def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     """Find a legal way to go out now (R39-R44).  Returns the discard kind, -1 for going
     out without a discard, or -2 if the player cannot go out; ``plan`` holds the melds."""
@@ -376,8 +398,32 @@ def find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws):
     if st[ST_TURN_LAST_RED3] == 1 or st[ST_TURN_ASK] == 0:
         return -2
     stray, stray_kind = unmeldable_cards_nb(rules, hand_row, melds, side)
+    reach = canastas_within_reach_nb(hand_row, melds, side) if stray <= 1 else 0
+    if survey_rules_out_nb(rules, stray, reach):
+        return -2
+    return go_out_from_survey_nb(rules, st, seatv, hand_row, melds, seat, stray, stray_kind,
+                                 reach, plan, ws)
+
+
+@kernel
+def survey_rules_out_nb(rules, stray, reach):
+    """Does the survey of the hand alone rule going out out?"""
     if stray > 1:
-        return -2                        # only one card can leave by the final discard
+        return True                      # only one card can leave by the final discard
+    return reach < rules.canastas_to_go_out   # R40: no plan completes the canastas needed
+
+
+@kernel
+def go_out_from_survey_nb(rules, st, seatv, hand_row, melds, seat, stray, stray_kind, reach,
+                          plan, ws):
+    """:func:`find_go_out_nb` once the hand has been surveyed: ``stray`` unmeldable cards
+    (one of kind ``stray_kind``) and at most ``reach`` canastas after melding it all
+    (:func:`canastas_within_reach_nb`, needed only when ``stray`` <= 1)."""
+    side = side_of_nb(st, seat)
+    if st[ST_TURN_LAST_RED3] == 1 or st[ST_TURN_ASK] == 0:
+        return -2                        # R47, R42: a "no" answer binds
+    if survey_rules_out_nb(rules, stray, reach):
+        return -2
     hv = ws[WS_HAND]
     for k in range(NKINDS):
         hv[k] = hand_row[k]

@@ -41,7 +41,7 @@ from .actions import (
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .club import club_decide_nb, is_club_nb
-from .jit import entry, kernel
+from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
@@ -80,7 +80,7 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .policies import decide_nb, greedy_meld_step_nb, greedy_take_nb
+from .policies import decide_nb, greedy_discard_nb, greedy_meld_step_nb, greedy_take_nb
 from .rng import STREAM_POLICY
 from .rules_nb import Ask, Red3Requires, Red3Timing
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
@@ -144,11 +144,13 @@ from .state import (
     new_state_nb,
     pile_rest_nb,
     red3_points_nb,
+    rules_record_nb,
     side_of_nb,
 )
 from .trace_buf import ev_begin_nb, ev_push_nb, ev_simple_nb
 
 CONTINUE = 0
+SAVE_KNOWN = 2 * NKINDS    # WS_SAVE_HAND columns from here: the seat's known cards
 DEAL_OVER = 1
 MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
 
@@ -231,7 +233,7 @@ def stock_ends_deal_nb(rules, S, seat):
 
 # ---- draw phase -----------------------------------------------------------------------------
 
-@kernel
+@turn_step
 def draw_from_stock_nb(rules, S, buf, seat):
     """R12(a), R13: draw ``draw_count`` cards (what is left if fewer) and place red threes."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -272,7 +274,7 @@ def forced_take_due_nb(rules, S, seat):
     return True
 
 
-@kernel
+@turn_step
 def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
     """The seat's policy decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
@@ -294,7 +296,7 @@ def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
     return opts[i, 1], opts[i, 2], opts[i, 3]
 
 
-@kernel
+@turn_step
 def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
     and the player does not take the pile (or his hand is emptied by the take).  A take whose
@@ -320,29 +322,31 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     return CONTINUE
 
 
-@kernel
+@turn_step
 def save_turn_nb(S, seat):
     """Snapshot what a meld phase or a take may change, so that it can be taken back."""
     copy_turn_state_nb(S, seat, True)
 
 
-@kernel
+@turn_step
 def restore_turn_nb(S, seat):
     """Undo everything since :func:`save_turn_nb` (the trace position included)."""
     copy_turn_state_nb(S, seat, False)
 
 
-@kernel
+@turn_step
 def copy_turn_state_nb(S, seat, save):
-    """Copy the seat's hand, its side's melds and melded flag, and st, to (``save``) or from
-    the scratch rows."""
+    """Copy the seat's hand and its public record of known cards, its side's melds and
+    melded flag, and st, to (``save``) or from the scratch rows."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     for k in range(NKINDS):
         if save:
             ws[WS_SAVE_HAND, k] = hands[seat, k]
+            ws[WS_SAVE_HAND, SAVE_KNOWN + k] = seatv[seat, SEAT_KNOWN + k]
         else:
             hands[seat, k] = ws[WS_SAVE_HAND, k]
+            seatv[seat, SEAT_KNOWN + k] = ws[WS_SAVE_HAND, SAVE_KNOWN + k]
     for i in range(st.shape[0]):
         if save:
             ws[WS_SAVE_ST, i] = st[i]
@@ -429,7 +433,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest, top, 
     return n_order
 
 
-@kernel
+@turn_step
 def trace_take_nb(S, buf, seat, top, taken, order, n_order):
     """The take event: the pile (bottom first), then each take meld as rank, count, cards."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -454,7 +458,7 @@ def trace_take_nb(S, buf, seat, top, taken, order, n_order):
             ev_push_nb(st, buf, pos, JOKER)
 
 
-@kernel
+@turn_step
 def join_pile_nb(S, buf, seat):
     """R36: the rest of the pile joins the hand; its red threes go to the table (R14)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -482,7 +486,7 @@ def partner_of_nb(st, seat):
     return (seat + st[ST_NSIDES]) % st[ST_NSEATS]
 
 
-@kernel
+@turn_step
 def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R42: in a draw turn, before melding, a player able to go out may ask his partner."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -554,7 +558,7 @@ def execute_go_out_nb(rules, S, buf, seat, plan):
     return go_out_nb(rules, S, buf, seat)
 
 
-@kernel
+@turn_step
 def discard_card_nb(rules, S, buf, seat, card):
     """R17: put one card from the hand on the pile (a wild card freezes it, R32)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -569,7 +573,7 @@ def discard_card_nb(rules, S, buf, seat, card):
     ev_simple_nb(st, buf, EV_DISCARD, seat, card, 0)
 
 
-@kernel
+@turn_step
 def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning):
     """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
     kind -1 when no step is legal.  ``greedy`` walks the legal steps in its order of
@@ -591,7 +595,7 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
     return kind, opts[i, 1], nat, de, jo
 
 
-@kernel
+@turn_step
 def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
     Every offered step keeps a legal end of the turn reachable (actions.step_legal_nb), so an
@@ -617,20 +621,23 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
             return go_out_nb(rules, S, buf, seat)                      # T31
 
 
-@kernel
+@turn_step
 def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
     """R17: discard one card; an emptied hand is going out (R39)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    n = discard_options_nb(hands[seat], opts)
-    i = policy_decides_nb(rules, S, seat, pol, params, DEC_DISCARD, opts, n)
-    discard_card_nb(rules, S, buf, seat, opts[i, 1])
+    if pol[seat] == POLICY_GREEDY:
+        card = greedy_discard_nb(rules, hands[seat], melds, side_of_nb(st, seat))
+    else:
+        n = discard_options_nb(hands[seat], opts)
+        card = opts[policy_decides_nb(rules, S, seat, pol, params, DEC_DISCARD, opts, n), 1]
+    discard_card_nb(rules, S, buf, seat, card)
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)
     end_turn_nb(rules, st, seatv, sidev, melds, seat)
     return CONTINUE
 
 
-@kernel
+@turn_step
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -783,8 +790,9 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MELD_KINDS, 3), np.int64)
     buf = np.zeros(1, np.int32)
+    record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
     for i in range(out.shape[0]):
-        play_deal_nb(rules, S, buf, seed, first_deal + i, -1, pol, params, scores_before, opts,
+        play_deal_nb(record[0], S, buf, seed, first_deal + i, -1, pol, params, scores_before, opts,
                      plan, out[i])
 
 
@@ -796,7 +804,8 @@ def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf):
     S[4][ST_TRACE_ON] = 1
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MELD_KINDS, 3), np.int64)
-    play_deal_nb(rules, S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
+    record = rules_record_nb(rules)
+    play_deal_nb(record[0], S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
     return S[4][ST_TRACE_POS]
 
 
@@ -807,7 +816,8 @@ def deal_only_nb(rules, seed, first_deal, n, scores_before):
     S = new_state_nb()
     buf = np.zeros(1, np.int32)
     total = 0
+    record = rules_record_nb(rules)
     for i in range(n):
-        deal_nb(rules, S, buf, seed, first_deal + i, -1, scores_before)
+        deal_nb(record[0], S, buf, seed, first_deal + i, -1, scores_before)
         total += S[4][ST_UPCARDS] + S[2][0]
     return total

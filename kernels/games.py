@@ -33,7 +33,7 @@ from .layout import (
     SIDE_STRIDE,
 )
 from .rules_nb import Tie
-from .state import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS, new_state_nb
+from .state import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS, new_state_nb, rules_record_nb
 
 GAME_ON = -1                                      # game_over_nb: the game goes on
 
@@ -108,11 +108,12 @@ def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params,
     plan = np.zeros((MELD_KINDS, 3), np.int64)
     buf = np.zeros(1, np.int32)
     cum = np.zeros(MAX_SIDES, np.int64)
+    record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
     used = 0
     for g in range(games_out.shape[0]):
         if rows.shape[0] - used < MAX_GAME_DEALS:
             return g, used
-        used += play_game_nb(rules, S, buf, seed, first_game + g, pol, params, opts, plan,
+        used += play_game_nb(record[0], S, buf, seed, first_game + g, pol, params, opts, plan,
                              cum, games_out[g], rows[used:], extras[used:])
     return games_out.shape[0], used
 
@@ -125,5 +126,7 @@ def trace_game_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, ro
     S[4][ST_TRACE_ON] = 1
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MELD_KINDS, 3), np.int64)
-    play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan, row)
+    record = rules_record_nb(rules)
+    play_deal_nb(record[0], S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
+                 row)
     return S[4][ST_TRACE_POS]

@@ -1,4 +1,4 @@
-"""How the kernels are compiled: two decorators, so the choice is made in one place.
+"""How the kernels are compiled: three decorators, so the choice is made in one place.
 
 ``kernel`` marks every jitted helper: compiled lazily on first use, cached on disk, and
 compiled without numba's reference counting (``_nrt=False``).  Helpers never allocate; the
@@ -7,6 +7,13 @@ references on every call and every row view (an atomic add and subtract per arra
 costs time: with it, about a third of a deal's time went to those atomics.  A helper that
 needs scratch space takes a row of the state's ``ws`` array instead of allocating.
 
+``turn_step`` marks the few small helpers that take the whole state tuple ``S`` and run
+every turn (the turn and its phases, the policy switches, the take's book-keeping).  Numba
+passes a tuple of arrays as one machine argument per array field, about 90 words for ``S``,
+pushed onto the stack at every call; these helpers are therefore inlined into their caller
+(numba's ``inline='always'``), so that a deal's turns make no such call in the common case.
+Every other helper stays a call.
+
 ``entry`` marks the few kernels called from Python: they allocate the state and keep NRT.
 ``_nrt`` is a numba target option (not in numba's public docs; numba's own test-suite uses
 it); numba is pinned to a version range in pyproject.toml.
@@ -14,4 +21,5 @@ it); numba is pinned to a version range in pyproject.toml.
 from numba import njit
 
 kernel = njit(cache=True, _nrt=False)
+turn_step = njit(cache=True, _nrt=False, inline="always")
 entry = njit(cache=True, nogil=True)

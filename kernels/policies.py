@@ -20,6 +20,8 @@ size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
     useful to itself: a black three first, then a single card of a rank its side
     has not melded (highest value first), keeping pairs and wild cards to last.
 """
+import numpy as np
+
 from .actions import (
     DEC_DISCARD,
     NEW_2N_DEUCE,
@@ -33,15 +35,17 @@ from .actions import (
     OPT_TAKE,
     OPT_YES,
     canastas_nb,
-    find_go_out_nb,
+    go_out_from_survey_nb,
     step_legal_nb,
     stop_legal_nb,
+    stray_black_threes_nb,
+    survey_rules_out_nb,
     take_context_nb,
     take_legal_nb,
     take_method_ok_nb,
     take_min_naturals_nb,
 )
-from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .rng import rand_below_nb
@@ -130,6 +134,22 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
 
 
 @kernel
+def greedy_discard_nb(rules, hand_row, melds, side):
+    """``greedy``'s discard (R17) straight from the hand: the first kind, in kind order, of
+    the least usefulness; the card :func:`greedy_nb` picks from the list of
+    ``actions.discard_options_nb``, without building the list."""
+    best = -1
+    best_use = 0
+    for k in range(NKINDS):
+        if hand_row[k] > 0 and k != RED3:
+            use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
+            if best < 0 or use < best_use:
+                best = k
+                best_use = use
+    return best
+
+
+@kernel
 def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, plan, ws):
     """``greedy``'s next meld step, found by walking the legal steps in its order of
     preference (the same order :func:`greedy_option_score_nb` gives): go out; a new meld of
@@ -142,31 +162,78 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
     side = side_of_nb(st, seat)
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0
-    canastas = canastas_nb(melds, side)
     h = row_total_nb(hand_row)
-    if not planning and st[ST_TURN_LAST_RED3] == 0:
-        d = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
+    canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
+        rules, hand_row, melds, side)
+    out_possible = not survey_rules_out_nb(rules, stray, reach)
+    if not planning and st[ST_TURN_LAST_RED3] == 0 and out_possible:
+        d = go_out_from_survey_nb(rules, st, seatv, hand_row, melds, seat, stray, stray_kind,
+                                  reach, plan, ws)          # as find_go_out_nb
         if d > -2:
             return OPT_GO_OUT, d, 0, 0, 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
+        ranks = new3 if new == 0 else adds
+        if ranks == 0:
+            continue
         for r in range(ACE, FIRST_NATURAL - 1, -1):
-            hr = hand_row[r]
-            melded = meld_size_nb(melds, side, r) > 0
-            if (new == 0 and (melded or hr < 3)) or (new == 1 and (not melded or hr == 0)):
+            if (ranks >> r) & 1 == 0:
                 continue
-            for k in range(hr, 2 if new == 0 else 0, -1):
+            for k in range(hand_row[r], 2 if new == 0 else 0, -1):
                 if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
                                  canastas, ws):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
-    r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
-    if r >= 0:
-        return OPT_ADD, r, 0, de, 1 - de
-    r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
-    if r >= 0:
-        return OPT_NEW, r, 2, de, 1 - de
+    if sixes != 0:
+        r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+                                   True)
+        if r >= 0:
+            return OPT_ADD, r, 0, de, 1 - de
+    if pairs != 0:
+        r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+                                    True)
+        if r >= 0:
+            return OPT_NEW, r, 2, de, 1 - de
     if stop_legal_nb(rules, st, h, canastas, planning, st[ST_TURN_LAST_RED3] == 1):
         return OPT_STOP, 0, 0, 0, 0
     return greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws)
+
+
+@kernel
+def greedy_ranks_nb(rules, hand_row, melds, side):
+    """One pass over the natural ranks for :func:`greedy_meld_step_nb`: the side's canastas
+    (R23); bitmasks of the ranks each part of the walk can use: held three or more times
+    and not melded (new melds), held and melded (additions), melds of six cards (a wild card
+    completes a canasta), held exactly twice and not melded (pair melds); and the survey of
+    the hand that going out needs: its unmeldable cards with the kind of one of them (as
+    actions.unmeldable_cards_nb) and the canastas within reach (as
+    actions.canastas_within_reach_nb).  Written without branches, so that the walk visits
+    only ranks that can matter."""
+    canastas = 0
+    new3 = 0
+    adds = 0
+    sixes = 0
+    pairs = 0
+    stray = 0
+    stray_kind = -1
+    reach = 0
+    wilds = hand_row[JOKER] + hand_row[DEUCE]
+    for r in range(FIRST_NATURAL, NKINDS):
+        held = hand_row[r]
+        size = meld_size_nb(melds, side, r)
+        bit = np.int64(1) << r
+        canastas += size >= 7
+        new3 |= bit * ((held >= 3) & (size == 0))
+        adds |= bit * ((held > 0) & (size > 0))
+        sixes |= bit * (size == 6)
+        pairs |= bit * ((held == 2) & (size == 0))
+        lone = (held > 0) & (held < rules.min_naturals_per_meld) & (size == 0)   # R18
+        stray += held * lone
+        stray_kind = r if lone else stray_kind
+        reach += size + held + wilds >= 7
+    b3 = stray_black_threes_nb(rules, hand_row[BLACK3])                        # R25
+    if b3 > 0:
+        stray += b3
+        stray_kind = BLACK3
+    return canastas, new3, adds, sixes, pairs, stray, stray_kind, reach
 
 
 @kernel

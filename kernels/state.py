@@ -22,7 +22,7 @@ from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .jit import entry, kernel
 from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from .rng import NSTREAMS
-from .rules_nb import CoverSet, WildRatio
+from .rules_nb import CoverSet, RulesNb, WildRatio
 
 # meld table columns
 M_NAT = 0
@@ -117,6 +117,23 @@ def new_state():
 
 
 new_state_nb = entry(new_state)
+
+RULES_DTYPE = np.dtype([(name, np.int64) for name in RulesNb._fields])
+"""The knobs of :class:`RulesNb` as one numpy record: what entry kernels pass to helpers."""
+
+
+@entry
+def rules_record_nb(rules):
+    """Copy a :class:`RulesNb` into a one-element record array of ``RULES_DTYPE``.
+
+    Numba passes a NamedTuple argument as one machine argument per field, so every call of
+    a helper that takes ``rules`` pushed 51 ints onto the stack; a record (``array[0]``) is
+    passed as one pointer and read with the very same ``rules.knob`` syntax.  The caller
+    keeps the returned array alive while the record is in use."""
+    raw = np.empty(len(rules), np.int64)
+    for i in range(len(rules)):
+        raw[i] = rules[i]
+    return raw.view(RULES_DTYPE)
 
 
 @kernel
