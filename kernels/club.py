@@ -2,7 +2,9 @@
 
 They share one engine of judgement, switched by the policy id and tuned by named
 parameters (``canasta_sim/policies.py`` lists them with their defaults; slot ``P_*``).
-Each decision scores every legal option the engine lists and takes the best.
+Each decision scores every legal option the engine lists and takes the best; a chosen
+step of natural cards is widened to every natural card of that rank the player holds
+(:func:`all_naturals_nb`), so a rank goes down in one step.
 
 What a club player may read (RULES.md 0.1): its own hand row, every meld, the pile
 (squared, but remembered), red threes, the size of every hand and of the stock, the
@@ -56,6 +58,7 @@ from .actions import (
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
+    step_legal_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
@@ -377,6 +380,22 @@ def answer_score_nb(rules, S, seat, policy, params, kind):
         late = stock_left_nb(st) <= params[P_ENDGAME_STOCK]
         yes = points <= params[P_ANSWER_MAX_HAND] or lead_nb(S, seat) < 0 or late
     return 1.0 if (kind == OPT_YES) == yes else 0.0
+
+
+@kernel
+def all_naturals_nb(rules, S, seat, rank, nat, extra):
+    """The club players lay every natural card of a rank they hold in one step: the largest
+    legal count from ``nat`` up to all of them (fewer option lists per turn, same melds)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hand_row = hands[seat]
+    side = side_of_nb(st, seat)
+    h = row_total_nb(hand_row)
+    canastas = canastas_nb(melds, side)
+    for k in range(hand_row[rank], nat, -1):
+        if step_legal_nb(rules, st, hand_row, h, melds, side, rank, k, 0, 0, extra, canastas,
+                         ws):
+            return k
+    return nat
 
 
 @kernel

@@ -40,7 +40,7 @@ from .actions import (
     take_options_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import club_decide_nb, is_club_nb
+from .club import all_naturals_nb, club_decide_nb, is_club_nb
 from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
@@ -592,6 +592,8 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
     if kind == OPT_GO_OUT or kind == OPT_STOP:
         return kind, opts[i, 2], 0, 0, 0
     nat, de, jo = step_cards_nb(kind, opts[i, 1], opts[i, 2])
+    if nat > 0 and de + jo == 0 and is_club_nb(pol[seat]):
+        nat = all_naturals_nb(rules, S, seat, opts[i, 1], nat, extra)
     return kind, opts[i, 1], nat, de, jo
 
 
