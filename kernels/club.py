@@ -2,9 +2,10 @@
 
 They share one engine of judgement, switched by the policy id and tuned by named
 parameters (``canasta_sim/policies.py`` lists them with their defaults; slot ``P_*``).
-Each decision scores every legal option the engine lists and takes the best; a chosen
-step of natural cards is widened to every natural card of that rank the player holds
-(:func:`all_naturals_nb`), so a rank goes down in one step.
+A draw, discard, ask or answer scores every legal option the engine lists and takes
+the best; the meld phase walks the legal steps in the player's order of preference and
+takes the first (:func:`club_meld_step_nb`), laying all the natural cards of a rank in
+one step.
 
 What a club player may read (RULES.md 0.1): its own hand row, every meld, the pile
 (squared, but remembered), red threes, the size of every hand and of the stock, the
@@ -47,22 +48,24 @@ cards are melded or discarded).  It never reads another hand or the stock.
     high cards.
 """
 from .actions import (
-    DEC_ANSWER,
     DEC_ASK,
     DEC_DISCARD,
     DEC_DRAW,
-    NEW_3N,
+    OPT_ADD,
     OPT_ASK,
     OPT_GO_OUT,
     OPT_NEW,
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
+    find_go_out_nb,
     step_legal_nb,
+    stop_legal_nb,
 )
-from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
+from .policies import greedy_forced_step_nb, greedy_pair_meld_nb, greedy_wild_add_nb
 from .rules_nb import Ask
 from .state import (
     M_DEUCE,
@@ -78,6 +81,7 @@ from .state import (
     ST_NSIDES,
     ST_PILE_N,
     ST_STOCK_POS,
+    ST_TURN_LAST_RED3,
     WS_UNSEEN,
     canastas_nb,
     card_value_nb,
@@ -101,7 +105,8 @@ THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
 
 @kernel
 def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
-    """Index of the option a club player picks among ``opts[:n]`` (n >= 1)."""
+    """Index of the option a club player picks among ``opts[:n]`` (n >= 1) for a draw, a
+    discard, an ask or an answer (meld steps: :func:`club_meld_step_nb`)."""
     if n == 1:
         return 0
     pool = -1                                  # cards unseen by the seat: expert counts them
@@ -116,10 +121,8 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
             score = take_score_nb(rules, S, seat, policy, params, opts[i])
         elif decision == DEC_ASK:
             score = ask_score_nb(rules, S, seat, policy, params, opts[i, 0])
-        elif decision == DEC_ANSWER:
-            score = answer_score_nb(rules, S, seat, policy, params, opts[i, 0])
         else:
-            score = meld_score_nb(rules, S, seat, policy, params, opts[i])
+            score = answer_score_nb(rules, S, seat, policy, params, opts[i, 0])
         if score > best_score:
             best = i
             best_score = score
@@ -324,37 +327,6 @@ def go_out_wanted_nb(rules, S, seat, policy, params):
 
 
 @kernel
-def meld_score_nb(rules, S, seat, policy, params, opt):
-    """How much a club player likes one meld-phase step (stop scores 0)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    kind = opt[0]
-    if kind == OPT_STOP:
-        return 0.0
-    if kind == OPT_GO_OUT:
-        return 10000.0 if go_out_wanted_nb(rules, S, seat, policy, params) else -1000.0
-    hand_row = hands[seat]
-    side = side_of_nb(st, seat)
-    rank = opt[1]
-    endgame = policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
-    spare_wilds = wilds_in_hand_nb(hand_row) - params[P_WILD_HOLD]
-    if policy == POLICY_RUSH or endgame:
-        spare_wilds = 8.0
-    if kind == OPT_NEW:
-        if opt[2] == NEW_3N:
-            return 600.0 + card_value_nb(rules, rank)
-        return 300.0 + card_value_nb(rules, rank) if spare_wilds >= 1 else -5.0
-    card = opt[2]
-    size = meld_size_nb(melds, side, rank)
-    if card >= FIRST_NATURAL:
-        return 500.0
-    if size == 6:
-        return 450.0 if card == DEUCE else 440.0                # R23: completes a canasta
-    if spare_wilds >= 1 and policy != POLICY_CAREFUL and size >= 4:
-        return 200.0 + size - (1.0 if card == JOKER else 0.0)
-    return -5.0 if card == DEUCE else -6.0
-
-
-@kernel
 def ask_score_nb(rules, S, seat, policy, params, kind):
     """Whether to ask the partner for permission to go out (R42)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -383,19 +355,85 @@ def answer_score_nb(rules, S, seat, policy, params, kind):
 
 
 @kernel
-def all_naturals_nb(rules, S, seat, rank, nat, extra):
-    """The club players lay every natural card of a rank they hold in one step: the largest
-    legal count from ``nat`` up to all of them (fewer option lists per turn, same melds)."""
+def club_meld_step_nb(rules, S, seat, policy, params, extra, planning, plan):
+    """The club player's next meld step, found by walking the legal steps in its order of
+    preference and taking the first: go out (if :func:`go_out_wanted_nb`); a new meld of
+    all the naturals of a rank held three or more times (highest rank first); all the naturals
+    of a rank its side has melded; a wild card that completes a canasta; with a spare wild
+    card, a new meld of a pair and a wild card, or (not ``careful``) a wild card on the
+    largest meld of four or more; stop.  When stopping is illegal (a started initial meld,
+    R26; R16) it takes any legal step as ``greedy`` does, going out last.
+    Returns (kind, rank, naturals, deuces, jokers); kind -1 when no step is legal."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     hand_row = hands[seat]
     side = side_of_nb(st, seat)
+    last_red3 = st[ST_TURN_LAST_RED3] == 1
+    if last_red3 and rules.last_card_red3_may_meld == 0:
+        return OPT_STOP, 0, 0, 0, 0                                          # R47
     h = row_total_nb(hand_row)
     canastas = canastas_nb(melds, side)
-    for k in range(hand_row[rank], nat, -1):
-        if step_legal_nb(rules, st, hand_row, h, melds, side, rank, k, 0, 0, extra, canastas,
-                         ws):
-            return k
-    return nat
+    out = -2
+    if not planning and not last_red3:
+        out = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
+        if out > -2 and go_out_wanted_nb(rules, S, seat, policy, params):
+            return OPT_GO_OUT, out, 0, 0, 0
+    for new in range(2):              # new melds of naturals, then naturals onto the melds
+        for r in range(ACE, FIRST_NATURAL - 1, -1):
+            held = hand_row[r]
+            melded = meld_size_nb(melds, side, r) > 0
+            if (new == 0 and (melded or held < 3)) or (new == 1 and (not melded or held == 0)):
+                continue
+            for k in range(held, 2 if new == 0 else 0, -1):
+                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
+                                 canastas, ws):
+                    return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
+    r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
+    if r >= 0:
+        return OPT_ADD, r, 0, de, 1 - de                                     # R23
+    if spare_wilds_nb(rules, S, seat, policy, params) >= 1:
+        r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+                                    True)
+        if r >= 0:
+            return OPT_NEW, r, 2, de, 1 - de
+        if policy != POLICY_CAREFUL:
+            r, de = wild_on_growing_meld_nb(rules, st, hand_row, h, melds, side, extra,
+                                            canastas, ws)
+            if r >= 0:
+                return OPT_ADD, r, 0, de, 1 - de
+    if stop_legal_nb(rules, st, h, canastas, planning, last_red3):
+        return OPT_STOP, 0, 0, 0, 0
+    kind, r, nat, de, jo = greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra,
+                                                 canastas, ws)
+    if kind < 0 and out > -2:
+        return OPT_GO_OUT, out, 0, 0, 0
+    return kind, r, nat, de, jo
+
+
+@kernel
+def spare_wilds_nb(rules, S, seat, policy, params):
+    """Wild cards the player may spend beyond the ``wild_hold`` it keeps (``rush`` and
+    ``expert`` at the end of the stock keep none)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    endgame = policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
+    if policy == POLICY_RUSH or endgame:
+        return wilds_in_hand_nb(hands[seat])
+    return wilds_in_hand_nb(hands[seat]) - params[P_WILD_HOLD]
+
+
+@kernel
+def wild_on_growing_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws):
+    """A legal single wild card (a deuce before a joker) on the side's largest meld of four
+    to six cards.  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    for de in range(1, -1, -1):
+        if hand_row[DEUCE if de == 1 else JOKER] == 0:
+            continue
+        for size in range(6, 3, -1):
+            for r in range(FIRST_NATURAL, NKINDS):
+                if meld_size_nb(melds, side, r) == size and step_legal_nb(
+                        rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra,
+                        canastas, ws):
+                    return r, de
+    return -1, 0
 
 
 @kernel

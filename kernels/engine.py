@@ -40,7 +40,7 @@ from .actions import (
     take_options_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import all_naturals_nb, club_decide_nb, is_club_nb
+from .club import club_decide_nb, club_meld_step_nb, is_club_nb
 from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
@@ -576,12 +576,15 @@ def discard_card_nb(rules, S, buf, seat, card):
 @turn_step
 def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning):
     """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
-    kind -1 when no step is legal.  ``greedy`` walks the legal steps in its order of
-    preference; every other policy picks from the full list of :func:`meld_options_nb`."""
+    kind -1 when no step is legal.  ``greedy`` and the club players walk the legal steps in
+    their order of preference; ``random`` picks from the full list of
+    :func:`meld_options_nb`."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if pol[seat] == POLICY_GREEDY:
         return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, seat, extra, planning,
                                    plan, ws)
+    if is_club_nb(pol[seat]):
+        return club_meld_step_nb(rules, S, seat, pol[seat], params[seat], extra, planning, plan)
     n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, extra, planning, opts,
                         plan, ws)
     if n == 0:
@@ -592,8 +595,6 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
     if kind == OPT_GO_OUT or kind == OPT_STOP:
         return kind, opts[i, 2], 0, 0, 0
     nat, de, jo = step_cards_nb(kind, opts[i, 1], opts[i, 2])
-    if nat > 0 and de + jo == 0 and is_club_nb(pol[seat]):
-        nat = all_naturals_nb(rules, S, seat, opts[i, 1], nat, extra)
     return kind, opts[i, 1], nat, de, jo
 
 

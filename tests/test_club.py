@@ -6,7 +6,7 @@ calls).  Plus: sweeps write their columns, and a short strength check.
 """
 import numpy as np
 import pytest
-from canasta_sim.kernels import actions, club, state
+from canasta_sim.kernels import actions, club, engine, state
 from canasta_sim.kernels.cards import TOKEN_TO_KIND
 from scenario import Position, describe
 
@@ -34,12 +34,21 @@ def discard(pos, policy, seat=0):
 
 
 def meld_step(pos, policy, seat=0):
-    """The meld-phase step the policy picks, as scenario.describe writes it."""
-    hands, melds, _, _, st, seatv, _, _, ws, _ = pos.S
-    pos.begin(seat)
-    n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, seat, 0, False,
-                                pos.opts, pos.plan, ws)
-    return describe(pos.opts[choose(pos, policy, actions.DEC_MELD, n, seat)])
+    """The meld-phase step the policy takes (the engine's choose_meld_step_nb), written as
+    scenario.describe writes the first card of it: ('new', '8', '2N+2'), ('add', '9', '2'),
+    ('out', discard), ('stop',)."""
+    pos.policies(*([policy] * 4)).begin(seat)
+    kind, rank, nat, de, jo = engine.choose_meld_step_nb(pos.nb, pos.S, seat, pos.pol,
+                                                         pos.params, pos.opts, pos.plan, 0,
+                                                         False)
+    if kind == actions.OPT_NEW:
+        b = actions.NEW_3N if de + jo == 0 else (actions.NEW_2N_DEUCE if de else
+                                                  actions.NEW_2N_JOKER)
+    elif kind == actions.OPT_ADD:
+        b = rank if nat else K["2"] if de else K["JK"]
+    else:
+        b = rank                                  # go out: the discard kind (-1: none)
+    return describe(np.array([kind, rank, b, 0, 0]))
 
 
 def draw_or_take(pos, policy, seat=0):
