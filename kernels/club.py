@@ -2,10 +2,10 @@
 
 They share one engine of judgement, switched by the policy id and tuned by named
 parameters (``canasta_sim/policies.py`` lists them with their defaults; slot ``P_*``).
-A draw, discard, ask or answer scores every legal option the engine lists and takes
-the best; the meld phase walks the legal steps in the player's order of preference and
-takes the first (:func:`club_meld_step_nb`), laying all the natural cards of a rank in
-one step.
+A discard, ask or answer scores every legal option the engine lists and takes the best;
+the meld phase walks the legal steps in the player's order of preference and takes the
+first (:func:`club_meld_step_nb`), laying all the natural cards of a rank in one step;
+the pile is taken as ``greedy`` takes it, within ``min_pile_take`` (:func:`club_take_nb`).
 
 What a club player may read (RULES.md 0.1): its own hand row, every meld, the pile
 (squared, but remembered), red threes, the size of every hand and of the stock, the
@@ -50,13 +50,11 @@ cards are melded or discarded).  It never reads another hand or the stock.
 from .actions import (
     DEC_ASK,
     DEC_DISCARD,
-    DEC_DRAW,
     OPT_ADD,
     OPT_ASK,
     OPT_GO_OUT,
     OPT_NEW,
     OPT_STOP,
-    OPT_TAKE,
     OPT_YES,
     find_go_out_nb,
     step_legal_nb,
@@ -65,7 +63,12 @@ from .actions import (
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
-from .policies import greedy_forced_step_nb, greedy_pair_meld_nb, greedy_wild_add_nb
+from .policies import (
+    greedy_forced_step_nb,
+    greedy_pair_meld_nb,
+    greedy_take_nb,
+    greedy_wild_add_nb,
+)
 from .rules_nb import Ask
 from .state import (
     M_DEUCE,
@@ -105,8 +108,8 @@ THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
 
 @kernel
 def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
-    """Index of the option a club player picks among ``opts[:n]`` (n >= 1) for a draw, a
-    discard, an ask or an answer (meld steps: :func:`club_meld_step_nb`)."""
+    """Index of the option a club player picks among ``opts[:n]`` (n >= 1) for a discard,
+    an ask or an answer (takes: :func:`club_take_nb`; meld steps: :func:`club_meld_step_nb`)."""
     if n == 1:
         return 0
     pool = -1                                  # cards unseen by the seat: expert counts them
@@ -117,8 +120,6 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
     for i in range(n):
         if decision == DEC_DISCARD:
             score = -discard_cost_nb(rules, S, seat, policy, params, opts[i, 1], pool)
-        elif decision == DEC_DRAW:
-            score = take_score_nb(rules, S, seat, policy, params, opts[i])
         elif decision == DEC_ASK:
             score = ask_score_nb(rules, S, seat, policy, params, opts[i, 0])
         else:
@@ -296,16 +297,17 @@ def discard_cost_nb(rules, S, seat, policy, params, kind, pool):
 
 
 @kernel
-def take_score_nb(rules, S, seat, policy, params, opt):
-    """How much a club player likes drawing (or declining) versus each way to take."""
+def club_take_nb(rules, S, seat, params, plan, forced):
+    """The club player's pile take: ``greedy``'s choice (the most naturals from the hand,
+    then the fewest wild cards), refused when it spends wild cards on a pile of fewer than
+    ``min_pile_take`` cards, unless the take is ``forced`` (R49).  Returns (naturals,
+    deuces, jokers), or (-1, 0, 0) to draw (or decline)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    if opt[0] != OPT_TAKE:
-        return 0.0
-    wilds = opt[2] + opt[3]
-    pile_n = st[ST_PILE_N]
-    if wilds > 0 and pile_n < params[P_MIN_PILE_TAKE]:
-        return -1.0
-    return 1000.0 + 10.0 * pile_n + 5.0 * opt[1] - 40.0 * wilds - 5.0 * opt[3]
+    k, d, j = greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan,
+                             ws)
+    if k >= 0 and d + j > 0 and st[ST_PILE_N] < params[P_MIN_PILE_TAKE] and not forced:
+        return -1, 0, 0
+    return k, d, j
 
 
 @kernel

@@ -40,7 +40,7 @@ from .actions import (
     take_options_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import club_decide_nb, club_meld_step_nb, is_club_nb
+from .club import club_decide_nb, club_meld_step_nb, club_take_nb, is_club_nb
 from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
@@ -281,6 +281,9 @@ def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if pol[seat] == POLICY_GREEDY:
         return greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
+    if is_club_nb(pol[seat]):
+        return club_take_nb(rules, S, seat, params[seat], plan,
+                            stock_gone and forced_take_due_nb(rules, S, seat))
     n = 0
     if not stock_gone:
         n = add_opt_nb(opts, n, OPT_DRAW, 0, 0, 0, 0)

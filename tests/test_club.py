@@ -52,14 +52,12 @@ def meld_step(pos, policy, seat=0):
 
 
 def draw_or_take(pos, policy, seat=0):
-    """'draw', or the take (naturals, deuces, jokers) the policy picks."""
-    hands, melds, _, pile, st, seatv, sidev, _, ws, _ = pos.S
-    pos.begin(seat, take=True)
-    n = actions.add_opt_nb(pos.opts, 0, actions.OPT_DRAW, 0, 0, 0, 0)
-    n = actions.take_options_nb(pos.nb, st, seatv, sidev, hands[seat], melds, pile, seat,
-                                pos.opts, n, pos.plan, ws)
-    i = choose(pos, policy, actions.DEC_DRAW, n, seat)
-    return "draw" if pos.opts[i, 0] == actions.OPT_DRAW else tuple(pos.opts[i, 1:4])
+    """'draw', or the take (naturals, deuces, jokers) the policy makes (the engine's
+    choose_take_nb, the stock not yet gone)."""
+    pos.policies(*([policy] * 4)).begin(seat, take=True)
+    take = engine.choose_take_nb(pos.nb, pos.S, seat, pos.pol, pos.params, pos.opts, pos.plan,
+                                 False)
+    return "draw" if take[0] < 0 else tuple(int(x) for x in take)
 
 
 def answer(pos, policy, decision, seat=0):
