@@ -370,7 +370,8 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
     top = pile[n_pile - 1]
-    save_turn_nb(S, seat)
+    if st[ST_TURN_NEEDS_MIN] == 1:
+        save_turn_nb(S, seat)            # only the planned take of an initial meld is undone
     rest = pile_rest_nb(st, pile)
     taken = wm[WM_TAKEN]                                  # hand cards of the take melds
     taken[:, :] = 0

@@ -139,19 +139,21 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
     return use
 
 
+NO_USE = 1 << 40                 # above any greedy_usefulness_nb value
+
+
 @kernel
 def greedy_discard_nb(rules, hand_row, melds, side):
     """``greedy``'s discard (R17) straight from the hand: the first kind, in kind order, of
     the least usefulness; the card :func:`greedy_nb` picks from the list of
     ``actions.discard_options_nb``, without building the list."""
     best = -1
-    best_use = 0
-    for k in range(NKINDS):
-        if hand_row[k] > 0 and k != RED3:
-            use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
-            if best < 0 or use < best_use:
-                best = k
-                best_use = use
+    best_use = NO_USE
+    for k in range(NKINDS):                   # without branches: the hand is unpredictable
+        use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
+        better = (hand_row[k] > 0) & (k != RED3) & (use < best_use)
+        best = k if better else best
+        best_use = use if better else best_use
     return best
 
 
