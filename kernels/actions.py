@@ -692,9 +692,6 @@ def take_context_nb(rules, st, sidev, hand_row, melds, pile, seat):
     top = pile[pile_n - 1]
     if top < FIRST_NATURAL:
         return False, 0, False, False, 0                     # R31
-    h = row_total_nb(hand_row)
-    if rules.one_card_pile_restriction == 1 and h == 1 and pile_n == 1:
-        return False, 0, False, False, 0                     # R37
     unmelded = sidev[side, SIDE_MELDED] == 0
     if unmelded and rules.unmelded_pile_access == 1:
         return False, 0, False, False, 0                     # D7 forbidden
@@ -702,6 +699,8 @@ def take_context_nb(rules, st, sidev, hand_row, melds, pile, seat):
     min_k = take_min_naturals_nb(rules, frozen, meld_size_nb(melds, side, top) > 0)
     if hand_row[top] < min_k:
         return False, 0, False, False, 0                     # R33, R34: too few naturals
+    if rules.one_card_pile_restriction == 1 and pile_n == 1 and row_total_nb(hand_row) == 1:
+        return False, 0, False, False, 0                     # R37
     return True, top, frozen, unmelded, min_k
 
 

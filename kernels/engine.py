@@ -186,12 +186,15 @@ def end_turn_nb(rules, st, seatv, sidev, melds, seat):
         made = st[ST_TURN_TAKE_CANASTAS]
     else:
         made = 0
+        new_ranks = st[ST_TURN_NEW_RANKS]
+        if new_ranks != 0:                       # most turns start no meld: nothing to scan
+            for r in range(FIRST_NATURAL, NKINDS):
+                if (new_ranks >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
+                    made |= np.int64(1) << r
+    if made != 0:
         for r in range(FIRST_NATURAL, NKINDS):
-            if (st[ST_TURN_NEW_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
-                made |= np.int64(1) << r
-    for r in range(FIRST_NATURAL, NKINDS):
-        if (made >> r) & 1:
-            sidev[side, SIDE_CONCEALED_CANASTAS] += 1
+            if (made >> r) & 1:
+                sidev[side, SIDE_CONCEALED_CANASTAS] += 1
 
 
 @kernel
