@@ -139,9 +139,9 @@ from .state import (
     hand_size_nb,
     meld_size_nb,
     new_state_nb,
-    rules_record_nb,
     pile_rest_nb,
     red3_points_nb,
+    rules_record_nb,
     side_of_nb,
 )
 from .trace_buf import ev_begin_nb, ev_push_nb, ev_simple_nb
