@@ -681,25 +681,27 @@ def stop_legal_nb(rules, st, h, canastas, planning, last_red3):
 # ---- the draw phase: taking the pile (R31-R38) ----------------------------------------------
 
 @kernel
-def take_context_nb(rules, st, sidev, hand_row, pile, seat):
+def take_context_nb(rules, st, sidev, hand_row, melds, pile, seat):
     """Whether the pile may be taken at all now (R31, R35/D7, R37), and if so the facts every
-    take needs: (allowed, top card, frozen for the side, cards joining the hand, unmelded)."""
+    take needs: (allowed, top card, frozen for the side, unmelded, the fewest naturals of
+    the top card's rank the take needs from the hand)."""
     side = side_of_nb(st, seat)
     pile_n = st[ST_PILE_N]
     if pile_n == 0:
-        return False, 0, False, 0, False
+        return False, 0, False, False, 0
     top = pile[pile_n - 1]
     if top < FIRST_NATURAL:
-        return False, 0, False, 0, False                     # R31
-    h = row_total_nb(hand_row)
-    if rules.one_card_pile_restriction == 1 and h == 1 and pile_n == 1:
-        return False, 0, False, 0, False                     # R37
+        return False, 0, False, False, 0                     # R31
     unmelded = sidev[side, SIDE_MELDED] == 0
     if unmelded and rules.unmelded_pile_access == 1:
-        return False, 0, False, 0, False                     # D7 forbidden
+        return False, 0, False, False, 0                     # D7 forbidden
     frozen = st[ST_FREEZERS] > 0 or unmelded                 # R32
-    rest = pile_rest_nb(st, pile)                            # R14: red threes go to the table
-    return True, top, frozen, rest, unmelded
+    min_k = take_min_naturals_nb(rules, frozen, meld_size_nb(melds, side, top) > 0)
+    if hand_row[top] < min_k:
+        return False, 0, False, False, 0                     # R33, R34: too few naturals
+    if rules.one_card_pile_restriction == 1 and pile_n == 1 and row_total_nb(hand_row) == 1:
+        return False, 0, False, False, 0                     # R37
+    return True, top, frozen, unmelded, min_k
 
 
 @kernel
@@ -729,14 +731,16 @@ def take_method_ok_nb(rules, frozen, existing, k, d, j):
 def take_options_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, opts, n, plan, ws):
     """Append the legal ways to take the pile: (naturals, deuces, jokers) from the hand that
     join the top card in the first take meld (R31-R35, R37, R16)."""
-    ok, top, frozen, rest, unmelded = take_context_nb(rules, st, sidev, hand_row, pile, seat)
+    ok, top, frozen, unmelded, min_k = take_context_nb(rules, st, sidev, hand_row, melds, pile,
+                                                       seat)
     if not ok:
         return n
     side = side_of_nb(st, seat)
     existing = meld_size_nb(melds, side, top) > 0
+    rest = pile_rest_nb(st, pile)                            # R14: red threes go to the table
     canastas = canastas_nb(melds, side)
     max_w = min(rules.max_wilds_per_meld, 8)
-    for k in range(take_min_naturals_nb(rules, frozen, existing), hand_row[top] + 1):
+    for k in range(min_k, hand_row[top] + 1):
         for d in range(min(hand_row[DEUCE], max_w) + 1):
             for j in range(min(hand_row[JOKER], max_w - d) + 1):
                 if take_method_ok_nb(rules, frozen, existing, k, d, j) and take_legal_nb(

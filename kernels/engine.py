@@ -190,12 +190,15 @@ def end_turn_nb(rules, st, seatv, sidev, melds, seat):
         made = st[ST_TURN_TAKE_CANASTAS]
     else:
         made = 0
+        new_ranks = st[ST_TURN_NEW_RANKS]
+        if new_ranks != 0:                       # most turns start no meld: nothing to scan
+            for r in range(FIRST_NATURAL, NKINDS):
+                if (new_ranks >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
+                    made |= np.int64(1) << r
+    if made != 0:
         for r in range(FIRST_NATURAL, NKINDS):
-            if (st[ST_TURN_NEW_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
-                made |= np.int64(1) << r
-    for r in range(FIRST_NATURAL, NKINDS):
-        if (made >> r) & 1:
-            sidev[side, SIDE_CONCEALED_CANASTAS] += 1
+            if (made >> r) & 1:
+                sidev[side, SIDE_CONCEALED_CANASTAS] += 1
 
 
 @kernel
@@ -378,7 +381,8 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
     top = pile[n_pile - 1]
-    save_turn_nb(S, seat)
+    if st[ST_TURN_NEEDS_MIN] == 1:
+        save_turn_nb(S, seat)            # only the planned take of an initial meld is undone
     rest = pile_rest_nb(st, pile)
     taken = wm[WM_TAKEN]                                  # hand cards of the take melds
     taken[:, :] = 0

@@ -43,14 +43,20 @@ from .actions import (
     take_context_nb,
     take_legal_nb,
     take_method_ok_nb,
-    take_min_naturals_nb,
 )
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .rng import rand_below_nb
 from .rules_nb import Ask
-from .state import ST_TURN_LAST_RED3, card_value_nb, meld_size_nb, row_total_nb, side_of_nb
+from .state import (
+    ST_TURN_LAST_RED3,
+    card_value_nb,
+    meld_size_nb,
+    pile_rest_nb,
+    row_total_nb,
+    side_of_nb,
+)
 
 
 @kernel
@@ -133,19 +139,21 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
     return use
 
 
+NO_USE = 1 << 40                 # above any greedy_usefulness_nb value
+
+
 @kernel
 def greedy_discard_nb(rules, hand_row, melds, side):
     """``greedy``'s discard (R17) straight from the hand: the first kind, in kind order, of
     the least usefulness; the card :func:`greedy_nb` picks from the list of
     ``actions.discard_options_nb``, without building the list."""
     best = -1
-    best_use = 0
-    for k in range(NKINDS):
-        if hand_row[k] > 0 and k != RED3:
-            use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
-            if best < 0 or use < best_use:
-                best = k
-                best_use = use
+    best_use = NO_USE
+    for k in range(NKINDS):                   # without branches: the hand is unpredictable
+        use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
+        better = (hand_row[k] > 0) & (k != RED3) & (use < best_use)
+        best = k if better else best
+        best_use = use if better else best_use
     return best
 
 
@@ -299,14 +307,16 @@ def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, w
     """``greedy``'s pile take, the legal one it likes best (as :func:`greedy_option_score_nb`
     ranks them): the most naturals from the hand, then the fewest wild cards, deuces before
     jokers.  Returns (naturals, deuces, jokers), or (-1, 0, 0) if the pile cannot be taken."""
-    ok, top, frozen, rest, unmelded = take_context_nb(rules, st, sidev, hand_row, pile, seat)
+    ok, top, frozen, unmelded, min_k = take_context_nb(rules, st, sidev, hand_row, melds, pile,
+                                                       seat)
     if not ok:
         return -1, 0, 0
     side = side_of_nb(st, seat)
     existing = meld_size_nb(melds, side, top) > 0
+    rest = pile_rest_nb(st, pile)                            # R14: red threes go to the table
     canastas = canastas_nb(melds, side)
     max_w = min(rules.max_wilds_per_meld, 8)
-    for k in range(hand_row[top], take_min_naturals_nb(rules, frozen, existing) - 1, -1):
+    for k in range(hand_row[top], min_k - 1, -1):
         for w in range(max_w + 1):
             for j in range(w + 1):
                 d = w - j

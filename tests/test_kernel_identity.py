@@ -1,0 +1,43 @@
+"""The shortcuts taken for speed give what the general code paths give.
+
+``greedy`` discards, surveys the hand and takes the pile through shortcuts (policies.py);
+each is compared here with the general path it replaces, on random positions.  Whole deals
+are compared bit for bit outside the test-suite (a reference file of the kernels' outputs).
+"""
+import numpy as np
+from canasta_sim.kernels import actions, policies
+from scenario import random_position
+
+
+def test_greedy_discard_is_the_scored_option_list_pick():
+    """greedy_discard_nb = decide_nb(DEC_DISCARD) over discard_options_nb."""
+    for seed in range(300):
+        pos, _, _ = random_position(seed, "greedy")
+        hands, melds = pos.S[0], pos.S[1]
+        for seat in range(2):
+            n = actions.discard_options_nb(hands[seat], pos.opts)
+            if n == 0:
+                continue
+            i = policies.decide_nb(pos.nb, 1, pos.params[seat], actions.DEC_DISCARD, pos.opts,
+                                   n, hands[seat], melds, seat % 2, pos.S[7], 2, pos.S[8][10])
+            assert policies.greedy_discard_nb(pos.nb, hands[seat], melds, seat % 2) \
+                == pos.opts[i, 1]
+
+
+def test_greedy_survey_matches_the_separate_scans():
+    """greedy_ranks_nb's canastas, stray cards and canastas within reach equal canastas_nb,
+    unmeldable_cards_nb and canastas_within_reach_nb."""
+    rng = np.random.default_rng(5)
+    for seed in range(300):
+        pos, _, _ = random_position(seed, "greedy")
+        hands, melds = pos.S[0], pos.S[1]
+        if seed % 2:
+            hands[0, 4:] = rng.integers(0, 4, hands.shape[1] - 4)
+        if seed % 3 == 0:                   # wild cards on some melds: sizes 6, 7 and more
+            melds[:2, :, 1] += (melds[:2, :, 0] >= 4) * rng.integers(0, 3, melds.shape[1])
+        for side in range(2):
+            canastas, _, _, _, _, stray, kind, reach = policies.greedy_ranks_nb(
+                pos.nb, hands[0], melds, side)
+            assert canastas == actions.canastas_nb(melds, side)
+            assert (stray, kind) == actions.unmeldable_cards_nb(pos.nb, hands[0], melds, side)
+            assert reach == actions.canastas_within_reach_nb(hands[0], melds, side)
