@@ -185,7 +185,7 @@ def _ready_kernels(show):
 
     if show:
         click.echo("canasta-sim: loading the kernels (the first run on a machine compiles them, "
-                   "about 80 s)...", err=True, nl=False)
+                   "about 100 s)...", err=True, nl=False)
     seconds = warm_play_deals()
     if show:
         click.echo(f" ready in {seconds:.1f} s", err=True)
@@ -430,7 +430,7 @@ def strength(policies, games, seed, rules, threads, csv_path):
 def warm():
     """Compile every kernel now (or load it from the on-disk cache) and say how long it took.
 
-    The first run on a machine compiles the kernels, about 80 s on two cores; the
+    The first run on a machine compiles the kernels, about 100 s on two cores; the
     machine code is cached per version of the kernel sources, so later processes
     load it in about a second. Run this once after installing, e.g. in a container
     build or before a batch of jobs.
@@ -463,7 +463,7 @@ def warm():
 @click.option("--sample", type=click.IntRange(1), default=500, show_default=True,
               help="Deals per policy audited by --check.")
 @click.option("--cold/--no-cold", default=True, show_default=True,
-              help="Time a cold compile of every kernel (about 80 s, in a fresh process).")
+              help="Time a cold compile of every kernel (about 100 s, in a fresh process).")
 @click.option("--target/--no-target", default=True, show_default=True,
               help="Time 'canasta-sim simulate --deals 1000000' as a user runs it.")
 @click.option("--csv", "csv_path", default=os.path.join("results", "bench", "bench.csv"),
