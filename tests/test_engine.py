@@ -13,7 +13,7 @@ REFEREE = Path(__file__).resolve().parents[2] / "shared" / "referee" / "validate
 
 
 @pytest.mark.parametrize("policies", ["greedy", "random", "random,greedy,greedy,random"])
-def test_results_identical_across_batch_sizes(policies):
+def test_results_identical_across_chunk_sizes(policies):
     """R-independent: deal i depends on (seed, i) alone, not on batching or the first deal."""
     whole = canasta_sim.simulate(300, seed=11, policies=policies)
     for batch in (1, 7, 64):
