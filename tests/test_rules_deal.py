@@ -67,7 +67,7 @@ def test_R5_dealer_is_random():
     dealers = Counter(events[0]["dealer"] for events in traced("classic", "greedy"))
     assert set(dealers) == {0, 1, 2, 3}                                  # R5
     assert min(dealers.values()) > 300 / 4 * 0.6                         # roughly uniform
-    # R5's rotation from deal to deal belongs to the game loop (a later issue).
+    # R5's rotation from deal to deal: test_rules_game.test_R5_R58_R59_whole_games_row_by_row
 
 
 def test_R6_eleven_cards_each_and_64_in_the_stock():
