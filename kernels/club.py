@@ -14,25 +14,27 @@ took them with the pile (``SEAT_KNOWN``, kept up to date by the engine as those
 cards are melded or discarded).  It never reads another hand or the stock.
 
 ``careful`` -- a solid club player.
-    Discards safe cards: a black three first (the next player cannot take the pile);
-    otherwise the card with the lowest cost, where the cost of a card is its use to
-    careful (a pair or triple it holds, a rank its side has melded) plus ``danger`` times
-    the chance that the next opponent takes the pile with it times the pile's size.
-    That chance is 1 for a rank the opponents have melded while the pile is open to
-    them (feeding), low for the rank the next opponent discarded last, and a fixed
-    guess otherwise; so careful avoids feeding unless it would break a pair.  Freezes
-    the pile with a wild card (a deuce first) once it holds ``freeze_at`` cards, it is
-    not frozen yet and the next seat is an opponent.  Keeps pairs (they take the pile)
-    and ``wild_hold`` wild cards in hand; lays natural melds, spends other wild cards
-    only to complete canastas.  Takes the pile whenever it can, but spends wild cards
-    on a take only for a pile of at least ``min_pile_take`` cards.  Goes out once its
-    side has ``want_canastas`` canastas, or when the stock is nearly gone or an
-    opponent is down to a few cards.
+    Discards safe cards: a black three first (the next player cannot take the pile),
+    unless a wild card should freeze the pile (below); otherwise the card with the lowest
+    cost, where the cost of a card is its use to careful (a pair or triple it holds, a
+    rank its side has melded) plus ``danger`` times the chance that the next player takes
+    the pile with it times a weight growing with the pile's size.  That chance is 1 for a
+    rank the opponents have melded while the pile is open to them (feeding), low for the
+    rank the next player discarded last, and a fixed guess otherwise; so careful breaks a
+    pair rather than feed a pile of nine or more cards, and feeds a smaller pile rather
+    than break a pair.  Freezes the pile with a wild card (a deuce first) once it holds
+    ``freeze_at`` cards and is not frozen yet.  Keeps pairs (they take the pile) and
+    ``wild_hold`` wild cards in hand; lays natural melds; spends its other wild cards on
+    new melds of a pair and a wild card and to complete canastas.  Takes the pile
+    whenever it can, but spends wild cards on a take only for a pile of at least
+    ``min_pile_take`` cards.  Goes out once its side has ``want_canastas`` canastas, or
+    when the stock is nearly gone or an opponent is down to three cards; until then it
+    never melds down to a single card.
 ``rush`` -- goes out as early as the rules allow: melds everything at once,
     wild cards included, to reach the canastas going out needs, and goes out at the
     first chance.
-``builder`` -- plays for canastas and points: melds everything, puts wild cards on
-    melds of four cards or more, and delays going out while its side is ahead (by
+``builder`` -- plays for canastas and points: melds everything, puts spare wild cards
+    on melds of four to six cards, and delays going out while its side is ahead (by
     ``go_out_margin`` points of table and score), until the stock runs low or an
     opponent threatens to go out.
 ``expert`` -- ``careful`` plus card counting, partner cooperation and end-of-stock
@@ -105,6 +107,20 @@ P_DANGER = 7             # weight of the chance the next opponent takes the pile
 
 THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
 
+# the discard cost (discard_cost_nb; the card with the lowest cost is discarded)
+BLACK3_COST = -100.0     # a black three stops the next player (R31): discard it first
+WILD_COST = 400.0        # a wild card is worth keeping (plus its card value)
+FREEZE_DEUCE = 600.0     # taken off a wild card's cost when it should freeze the pile (R32)
+FREEZE_JOKER = 560.0     # ... a little less for a joker, so a deuce freezes first
+PAIR_COST = 80.0         # per card of a pair or triple held (pairs take the pile)
+MELDED_COST = 60.0       # a rank the side has melded can be laid later
+FEED_BASE = 40.0         # what a pile handed to the next player costs: base ...
+FEED_PER_CARD = 15.0     # ... plus this per pile card, times danger and the chance
+ENDGAME_SHED = 3.0       # expert near the end of the stock sheds points this much faster
+LAST_DISCARD_PAIR = 0.05  # chance of a pair of the rank a player just discarded
+GUESS_PAIR = 0.3          # careful's guess of a pair of any other rank ...
+GUESS_PAIR_ONE_KNOWN = 0.6  # ... and of one when it is known to hold one card of it
+
 
 @kernel
 def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
@@ -139,8 +155,9 @@ def stock_left_nb(st):
 
 
 @kernel
-def next_opponent_nb(st, seat):
-    """The seat that plays next (clockwise): the one who may take this seat's discard."""
+def next_seat_nb(st, seat):
+    """The seat that plays next (clockwise), who may take this seat's discard; sides sit
+    alternately (R1), so it is always an opponent."""
     return (seat + 1) % st[ST_NSEATS]
 
 
@@ -215,9 +232,9 @@ def pair_chance_nb(S, opp, kind, unseen, pool):
     if known >= 2:
         return 1.0
     if seatv[opp, SEAT_LAST_DISCARD] == kind + 1:
-        return 0.05
+        return LAST_DISCARD_PAIR
     if pool < 0:
-        return 0.3 if known == 0 else 0.6
+        return GUESS_PAIR if known == 0 else GUESS_PAIR_ONE_KNOWN
     unknown_hand = row_total_nb(hands[opp])
     for k in range(NKINDS):
         unknown_hand -= seatv[opp, SEAT_KNOWN + k]
@@ -244,10 +261,8 @@ def take_chance_nb(rules, S, seat, kind, unseen, pool):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if kind < FIRST_NATURAL:
         return 0.0                              # R31: a wild card or black three on top
-    opp = next_opponent_nb(st, seat)
+    opp = next_seat_nb(st, seat)                  # sides sit alternately: an opponent
     opp_side = side_of_nb(st, opp)
-    if opp_side == side_of_nb(st, seat):
-        return 0.0
     frozen = st[ST_FREEZERS] > 0 or sidev[opp_side, SIDE_MELDED] == 0
     if not frozen and rules.unfrozen_take_by_layoff == 1 and \
             meld_size_nb(melds, opp_side, kind) > 0:
@@ -273,26 +288,24 @@ def discard_cost_nb(rules, S, seat, policy, params, kind, pool):
     side = side_of_nb(st, seat)
     pile_n = st[ST_PILE_N]
     if kind == BLACK3:
-        return -100.0                           # R31: stops the next player
+        return BLACK3_COST                      # R31: stops the next player
     if kind == DEUCE or kind == JOKER:
-        cost = 400.0 + card_value_nb(rules, kind)
-        next_is_opponent = side_of_nb(st, next_opponent_nb(st, seat)) != side
-        if pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and \
-                policy != POLICY_RUSH and next_is_opponent:
-            cost -= 600.0 if kind == DEUCE else 560.0       # R32: freeze it
+        cost = WILD_COST + card_value_nb(rules, kind)
+        if pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and policy != POLICY_RUSH:
+            cost -= FREEZE_DEUCE if kind == DEUCE else FREEZE_JOKER     # R32: freeze it
         return cost
     held = hand_row[kind]
     cost = 0.0
     if held >= 2:
-        cost += 80.0 * min(held, 3)             # pairs take the pile; triples meld
+        cost += PAIR_COST * min(held, 3)        # pairs take the pile; triples meld
     if meld_size_nb(melds, side, kind) > 0:
-        cost += 60.0
+        cost += MELDED_COST
     if policy == POLICY_RUSH:
         return cost - card_value_nb(rules, kind)
     endgame = policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
     chance = take_chance_nb(rules, S, seat, kind, ws[WS_UNSEEN], pool)
-    cost += params[P_DANGER] * chance * (40.0 + 15.0 * pile_n)
-    cost -= card_value_nb(rules, kind) * (3.0 if endgame else 1.0)   # shed points first
+    cost += params[P_DANGER] * chance * (FEED_BASE + FEED_PER_CARD * pile_n)
+    cost -= card_value_nb(rules, kind) * (ENDGAME_SHED if endgame else 1.0)  # shed points
     return cost
 
 
@@ -363,8 +376,10 @@ def club_meld_step_nb(rules, S, seat, policy, params, extra, planning, plan):
     all the naturals of a rank held three or more times (highest rank first); all the naturals
     of a rank its side has melded; a wild card that completes a canasta; with a spare wild
     card, a new meld of a pair and a wild card, or (not ``careful``) a wild card on the
-    largest meld of four or more; stop.  When stopping is illegal (a started initial meld,
-    R26; R16) it takes any legal step as ``greedy`` does, going out last.
+    largest meld of four to six cards; stop.  A player that does not want to go out takes
+    no step that would leave it a single card (its discard would go out).  When stopping
+    is illegal (a started initial meld, R26; R16) it takes any legal step as ``greedy``
+    does, going out last.
     Returns (kind, rank, naturals, deuces, jokers); kind -1 when no step is legal."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     hand_row = hands[seat]
@@ -374,10 +389,12 @@ def club_meld_step_nb(rules, S, seat, policy, params, extra, planning, plan):
         return OPT_STOP, 0, 0, 0, 0                                          # R47
     h = row_total_nb(hand_row)
     canastas = canastas_nb(melds, side)
-    out = -2
+    wanted = go_out_wanted_nb(rules, S, seat, policy, params)
+    keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
+    out = -2                               # leaves a last card to discard (going out)
     if not planning and not last_red3:
         out = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
-        if out > -2 and go_out_wanted_nb(rules, S, seat, policy, params):
+        if out > -2 and wanted:
             return OPT_GO_OUT, out, 0, 0, 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         for r in range(ACE, FIRST_NATURAL - 1, -1):
@@ -385,23 +402,26 @@ def club_meld_step_nb(rules, S, seat, policy, params, extra, planning, plan):
             melded = meld_size_nb(melds, side, r) > 0
             if (new == 0 and (melded or held < 3)) or (new == 1 and (not melded or held == 0)):
                 continue
-            for k in range(held, 2 if new == 0 else 0, -1):
+            for k in range(min(held, h - keep), 2 if new == 0 else 0, -1):
                 if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
                                  canastas, ws):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
-    r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, True)
-    if r >= 0:
-        return OPT_ADD, r, 0, de, 1 - de                                     # R23
-    if spare_wilds_nb(rules, S, seat, policy, params) >= 1:
+    if h - 1 >= keep:
+        r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+                                   True)
+        if r >= 0:
+            return OPT_ADD, r, 0, de, 1 - de                                 # R23
+    if spare_wilds_nb(rules, S, seat, policy, params) >= 1 and h - 3 >= keep:
         r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
                                     True)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
-        if policy != POLICY_CAREFUL:
-            r, de = wild_on_growing_meld_nb(rules, st, hand_row, h, melds, side, extra,
-                                            canastas, ws)
-            if r >= 0:
-                return OPT_ADD, r, 0, de, 1 - de
+    if spare_wilds_nb(rules, S, seat, policy, params) >= 1 and h - 1 >= keep and \
+            policy != POLICY_CAREFUL:
+        r, de = wild_on_growing_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas,
+                                        ws)
+        if r >= 0:
+            return OPT_ADD, r, 0, de, 1 - de
     if stop_legal_nb(rules, st, h, canastas, planning, last_red3):
         return OPT_STOP, 0, 0, 0, 0
     kind, r, nat, de, jo = greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra,

@@ -131,6 +131,16 @@ def test_careful_builds_canastas_before_going_out():
     assert meld_step(pos, "careful(want_canastas=1)")[0] == "out"
 
 
+def test_careful_never_melds_down_to_its_last_card_before_it_wants_out():
+    """Melding K K K from K K K 4 would leave one card, whose discard goes out (R39)."""
+    pos = big_stock(Position().meld(0, "9", "9 9 9 9 9 9 9").meld(1, "J", "J J J")
+                    .hand(0, "K K K 4"))
+    pos.hand(1, "4 5 6 7 8 9 10 J").hand(3, "4 5 6 7 8 9 10 J")
+    assert meld_step(pos, "careful") == ("stop",)
+    assert meld_step(pos, "careful(want_canastas=1)")[0] == "out"
+    assert meld_step(pos.hand(0, "K K K 4 5"), "careful") == ("new", "K", "3N")
+
+
 def test_careful_goes_out_when_an_opponent_is_about_to():
     pos = ready_to_go_out(opponents="4 5")
     assert meld_step(pos, "careful")[0] == "out"
