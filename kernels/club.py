@@ -155,6 +155,12 @@ def stock_left_nb(st):
 
 
 @kernel
+def expert_endgame_nb(st, policy, params):
+    """Whether ``expert`` plays the end of the stock: ``endgame_stock`` cards or fewer left."""
+    return policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
+
+
+@kernel
 def next_seat_nb(st, seat):
     """The seat that plays next (clockwise), who may take this seat's discard; sides sit
     alternately (R1), so it is always an opponent."""
@@ -302,7 +308,7 @@ def discard_cost_nb(rules, S, seat, policy, params, kind, pool):
         cost += MELDED_COST
     if policy == POLICY_RUSH:
         return cost - card_value_nb(rules, kind)
-    endgame = policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
+    endgame = expert_endgame_nb(st, policy, params)
     chance = take_chance_nb(rules, S, seat, kind, ws[WS_UNSEEN], pool)
     cost += params[P_DANGER] * chance * (FEED_BASE + FEED_PER_CARD * pile_n)
     cost -= card_value_nb(rules, kind) * (ENDGAME_SHED if endgame else 1.0)  # shed points
@@ -411,13 +417,13 @@ def club_meld_step_nb(rules, S, seat, policy, params, extra, planning, plan):
                                    True)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de                                 # R23
-    if spare_wilds_nb(rules, S, seat, policy, params) >= 1 and h - 3 >= keep:
+    spare = spare_wilds_nb(rules, S, seat, policy, params)
+    if spare >= 1 and h - 3 >= keep:
         r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
                                     True)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
-    if spare_wilds_nb(rules, S, seat, policy, params) >= 1 and h - 1 >= keep and \
-            policy != POLICY_CAREFUL:
+    if spare >= 1 and h - 1 >= keep and policy != POLICY_CAREFUL:
         r, de = wild_on_growing_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas,
                                         ws)
         if r >= 0:
@@ -436,8 +442,7 @@ def spare_wilds_nb(rules, S, seat, policy, params):
     """Wild cards the player may spend beyond the ``wild_hold`` it keeps (``rush`` and
     ``expert`` at the end of the stock keep none)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    endgame = policy == POLICY_EXPERT and stock_left_nb(st) <= params[P_ENDGAME_STOCK]
-    if policy == POLICY_RUSH or endgame:
+    if policy == POLICY_RUSH or expert_endgame_nb(st, policy, params):
         return wilds_in_hand_nb(hands[seat])
     return wilds_in_hand_nb(hands[seat]) - params[P_WILD_HOLD]
 
