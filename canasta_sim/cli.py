@@ -44,6 +44,7 @@ class _Group(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):
         """Run the command line; turn BadInput and usage errors into one-line errors."""
+        _stop_on_signals()
         try:
             rv = super().main(args, prog_name or PROG, complete_var, standalone_mode=False,
                               **extra)
@@ -66,6 +67,27 @@ class _Group(click.Group):
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _interrupt(signum, frame):
+    """A signal handler that stops the run the way Ctrl-C does."""
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _stop_on_signals():
+    """SIGTERM and SIGHUP stop a run like Ctrl-C: temporary files are removed, exit 130.
+
+    Only in the main thread (signal handlers cannot be installed elsewhere), and only
+    where the signal exists (SIGHUP is POSIX).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _interrupt)
 
 
 def _quiet_broken_pipe():
