@@ -525,6 +525,21 @@ def bench(deals, repeat, warmup, policies, rules, seed, threads, check, sample, 
         click.echo(f"written {suite.write_csv(found, opts)}")
 
 
+# --------------------------------------------------------------------------------------------
+# studies (canasta_sim/study/cli.py)
+# --------------------------------------------------------------------------------------------
+
+def _add_study_commands():
+    """Register ``study`` and ``compare``."""
+    from canasta_sim.study.cli import compare, study
+
+    cli.add_command(study)
+    cli.add_command(compare)
+
+
+_add_study_commands()
+
+
 def main(argv=None):
     """Console-script entry point: ``canasta-sim ...``."""
     cli.main(args=argv, prog_name=PROG)

@@ -1,0 +1,325 @@
+"""The ``canasta-sim study ...`` and ``canasta-sim compare`` commands.
+
+Every user mistake is a :class:`~canasta_sim.errors.BadInput`, which the main command
+group prints as one line with exit status 2, before anything is written.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from canasta_sim.errors import BadInput
+
+EXECUTOR_HELP = ("Where the shards are played: 'threads' (this process, every core; the "
+                 "default) or 'dask' (a LocalCluster of worker processes on this machine, or "
+                 "the cluster of --scheduler). Never changes the results.")
+
+
+def _executor_options(command):
+    """The options shared by 'study run' and 'compare'."""
+    options = [
+        click.option("--executor", "-e", default="threads", show_default=True,
+                     help=EXECUTOR_HELP),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Address of a running Dask scheduler ('dask scheduler' prints it); "
+                          "implies --executor dask."),
+        click.option("--workers", type=int, default=None,
+                     help="Worker processes of the LocalCluster that --executor dask starts "
+                          "(default: every core)."),
+        click.option("--threads", "-t", type=int, default=None,
+                     help="Threads of --executor threads (default: every core)."),
+        click.option("--quiet", "-q", is_flag=True,
+                     help="No progress bar (it is also off when stderr is not a terminal)."),
+        click.option("--no-report", is_flag=True,
+                     help="Do not write summary.json and the report at the end."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _progress(quiet) -> bool:
+    """Whether to show the progress bar."""
+    return not quiet and sys.stderr.isatty()
+
+
+def _ready_kernels(show: bool) -> None:
+    """Load or compile the kernels before the bar starts (said on stderr when shown)."""
+    from canasta_sim.warm import warm
+
+    if show:
+        click.echo("canasta-sim: loading the kernels (the first run on a machine compiles "
+                   "them, about 100 s)...", err=True)
+    warm()
+
+
+@click.group()
+def study():
+    """Studies: several arms (rule sets, policies, parameters) on the same deals.
+
+    A study is a folder: the frozen spec (study.toml), a manifest and a Parquet
+    dataset of shards (data/arm=NAME/part-FIRST-COUNT.parquet). Running the same
+    command again resumes it. The spec format: docs/studies.md.
+
+    \b
+    Examples:
+      canasta-sim study run examples/b3f.toml --out results/b3f
+      canasta-sim study status results/b3f
+      canasta-sim study report results/b3f
+    """
+
+
+@study.command("run")
+@click.argument("spec_path", metavar="SPEC.toml")
+@click.option("--out", "-o", required=True, metavar="DIR",
+              help="The study folder: new, or the folder of this very study to resume.")
+@click.option("--shard", default=None, metavar="I/N",
+              help="Play only every N-th shard starting with the I-th (1 <= I <= N), with no "
+                   "manifest and no report: for Slurm arrays or GNU parallel; a later run "
+                   "without --shard collects them and writes the report.")
+@click.option("--sprt", default=None, metavar="METRIC:H0,H1",
+              help="Stop early by a sequential test (adds an [sprt] table to the spec).")
+@_executor_options
+def study_run(spec_path, out, shard, sprt, executor, scheduler, workers, threads, quiet,
+              no_report):
+    """Play the study of SPEC.toml into the folder --out (or resume it there).
+
+    Finished shards are kept, missing or half-written ones are played; a folder made
+    from another spec or other kernels is refused. Ctrl-C, SIGTERM or SIGHUP stop it
+    cleanly (exit 130; the shards done so far are kept).
+
+    \b
+    Examples:
+      canasta-sim study run b3f.toml --out results/b3f
+      canasta-sim study run b3f.toml --out results/b3f --executor dask --workers 2
+      canasta-sim study run b3f.toml --out results/b3f --scheduler tcp://10.0.0.5:8786
+      canasta-sim study run b3f.toml --out results/b3f --shard 3/8
+    """
+    from canasta_sim.study.spec import load_spec
+
+    spec = load_spec(spec_path)
+    if sprt is not None:
+        spec = _with_sprt(spec, sprt)
+    if scheduler:
+        executor = "dask"
+    _run_and_say(spec, out, executor, scheduler, workers, threads, quiet, no_report, shard)
+
+
+def _with_sprt(spec, text):
+    """The spec with an [sprt] table from --sprt METRIC:H0,H1."""
+    from canasta_sim.study.spec import parse_spec, parse_sprt_option
+
+    data = spec.to_dict()
+    data["sprt"] = parse_sprt_option(text)
+    return parse_spec(data)
+
+
+def _run_and_say(spec, out, executor, scheduler, workers, threads, quiet, no_report,
+                 shard=None):
+    """Run a study and print what was done and where the report is."""
+    from canasta_sim.study import execute, store
+
+    store.check_out_dir(out)
+    execute.check_executor(executor, scheduler, workers)
+    progress = _progress(quiet)
+    _ready_kernels(progress)
+    study = execute.run(spec, out, executor=executor, threads=threads, scheduler=scheduler,
+                        workers=workers, shard=shard, progress=progress,
+                        report=not no_report)
+    info = execute.status(out)
+    if shard is not None:
+        click.echo(f"slice {shard} of {out}: done; {info['missing_units']} "
+                   f"{info['unit']}s of the study are still missing")
+        return study
+    if not info["complete"]:
+        click.echo(f"{out}: {info['missing_units']} {info['unit']}s still missing")
+        return study
+    if not no_report:
+        from canasta_sim.study.report import main_table
+        from canasta_sim.study.summary import load_summary
+
+        click.echo(main_table(load_summary(out)))
+        click.echo(f"report: {os.path.join(out, 'report.html')} (and report.md, summary.json)")
+    return study
+
+
+@study.command("status")
+@click.argument("folder", metavar="DIR")
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+def study_status(folder, as_json):
+    """Say what is done and missing in a study folder and how long the rest should take."""
+    from canasta_sim.study import execute
+
+    info = execute.status(folder)
+    if as_json:
+        click.echo(json.dumps(info, indent=1))
+        return
+    click.echo(f"study {info['name']} in {info['root']} (spec {info['spec_hash']})")
+    for arm in info["arms"]:
+        rot = f" x {arm['rotations']} rotations" if arm["rotations"] > 1 else ""
+        click.echo(f"  {arm['arm']}: {arm['shards_done']}/{arm['shards']} shards, "
+                   f"{arm['units_done']:,}/{arm['units']:,} {info['unit']}s{rot}")
+    sprt = info.get("sprt")
+    if sprt and sprt.get("decision") in ("H0", "H1"):
+        click.echo(f"stopped by the sequential test: {sprt['decision']} accepted after "
+                   f"{sprt['waves']} waves (LLR {sprt['llr']:.2f})")
+    if info["complete"]:
+        click.echo("complete")
+    else:
+        eta = info["eta_seconds"]
+        left = f"about {_duration(eta)}" if eta is not None else "unknown (no timed run yet)"
+        click.echo(f"missing: {info['missing_units']:,} {info['unit']}s; time left: {left}")
+
+
+def _duration(seconds: float) -> str:
+    """Seconds as '42 s', '3.5 min' or '2.1 h'."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+@study.command("report")
+@click.argument("folder", metavar="DIR")
+def study_report(folder):
+    """Write DIR/summary.json, DIR/report.md, DIR/report.html and DIR/plots/ from the shards
+    on disk (the complete ranges of every arm), and print the main table."""
+    from canasta_sim.study.report import main_table
+    from canasta_sim.study.summary import load_summary, report
+
+    paths = report(folder)
+    click.echo(main_table(load_summary(folder)))
+    click.echo(f"written: {', '.join(paths[:3])} and {len(paths) - 3} more")
+
+
+# --------------------------------------------------------------------------------------------
+# compare: the one-line study
+# --------------------------------------------------------------------------------------------
+
+@click.command()
+@click.option("--rules", "-r", multiple=True,
+              help="A rule set per arm (repeat the option); one --rules applies to every arm.")
+@click.option("--policies", "-p", multiple=True,
+              help="Policies per arm (repeat); with several, each pair plays head to head in "
+                   "a duplicate design; one --policies applies to every arm.")
+@click.option("--deals", "-n", type=int, default=None, help="Deals per arm (default 100000).")
+@click.option("--games", "-g", type=int, default=None, help="Games per arm instead of deals.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Master seed.")
+@click.option("--design", type=click.Choice(["crn", "duplicate"]), default=None,
+              help="crn for rule arms, duplicate for policy arms (the defaults).")
+@click.option("--shard-size", type=int, default=None,
+              help="Deals (games) per shard (default 65536 deals, 2048 games).")
+@click.option("--sprt", default=None, metavar="METRIC:H0,H1",
+              help="Stop as soon as a sequential test decides, e.g. score_diff:0,10 or "
+                   "win_rate:0.50,0.53 (with --alpha, --beta).")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="SPRT: the chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=float, default=0.05, show_default=True,
+              help="SPRT: the chance of accepting H0 when H1 holds.")
+@click.option("--out", "-o", required=True, metavar="DIR", help="The study folder.")
+@_executor_options
+def compare(rules, policies, deals, games, seed, design, shard_size, sprt, alpha, beta, out,
+            executor, scheduler, workers, threads, quiet, no_report):
+    """The one-line study: compare rule sets (or policies) on the same deals.
+
+    Several --rules make rule arms (the first is the baseline; crn design: every arm
+    plays the same deals). Several --policies make a policy tournament: every pair of
+    policies plays head to head, each deal or game also with the sides swapped
+    (duplicate design). Writes the spec to DIR/study.toml, runs it as a study
+    (resumable, any executor) and prints the main table.
+
+    \b
+    Examples:
+      canasta-sim compare --rules classic --rules 'classic(black_three_freezes=true)' \\
+          --deals 100000 --seed 1 --out results/b3f
+      canasta-sim compare --policies expert --policies careful --games 4000 \\
+          --out results/expert-careful
+      canasta-sim compare --policies expert --policies careful --games 20000 \\
+          --sprt win_rate:0.50,0.53 --out results/expert-careful-sprt
+    """
+    from canasta_sim.study.spec import parse_spec, parse_sprt_option
+
+    data = compare_spec(rules, policies, deals, games, seed, design, shard_size, out)
+    if sprt is not None:
+        data["sprt"] = parse_sprt_option(sprt, alpha, beta)
+    spec = parse_spec(data)
+    if scheduler:
+        executor = "dask"
+    _run_and_say(spec, out, executor, scheduler, workers, threads, quiet, no_report)
+
+
+def compare_spec(rules, policies, deals, games, seed, design, shard_size, out) -> dict:
+    """The spec data of a ``compare`` command line."""
+    rules = list(rules) or ["classic"]
+    policies = list(policies) or ["greedy"]
+    if len(rules) > 1 and len(policies) > 1:
+        raise BadInput(f"{len(rules)} --rules and {len(policies)} --policies are given: "
+                       "accepted: several of one of them and at most one of the other")
+    if deals is not None and games is not None:
+        raise BadInput("--deals and --games are both given: accepted: one of them")
+    study = {"name": _study_name(out), "seed": seed}
+    if games is not None:
+        study["games"] = games
+    else:
+        study["deals"] = deals if deals is not None else 100000
+    if shard_size is not None:
+        study["shard_size"] = shard_size
+    if len(policies) > 1:
+        study["design"] = design or "duplicate"
+        arms = _policy_arms(policies, rules[0], study["design"])
+    else:
+        study["design"] = design or "crn"
+        arms = [{"name": _arm_name(r, i), "rules": r, "policies": policies[0]}
+                for i, r in enumerate(rules)]
+    _unique_names(arms)
+    return {"study": study, "arms": arms}
+
+
+def _policy_arms(policies, rules, design) -> list:
+    """Duplicate: one arm per pair of policies (A on side 0); crn: one arm per policy."""
+    import itertools
+
+    from canasta_sim.rules import parse_rules
+    from canasta_sim.strength import seats_for
+
+    if design == "crn":
+        return [{"name": _arm_name(p, i), "rules": rules, "policies": p}
+                for i, p in enumerate(policies)]
+    rule_set = parse_rules(rules)
+    arms = []
+    for a, b in itertools.combinations(policies, 2):
+        seats = seats_for(a, b, rule_set.num_players, rule_set.num_sides)  # b: other sides
+        arms.append({"name": f"{_arm_name(a, 0)}-vs-{_arm_name(b, 1)}", "rules": rules,
+                     "policies": seats})
+    return arms
+
+
+def _arm_name(text: str, index: int) -> str:
+    """An arm name from a rule set or policy text: classic(a=1,b=x) -> classic.a-1.b-x."""
+    import re
+
+    name = text.strip()
+    name = name.replace("(", ".").replace(")", "").replace(",", ".").replace("=", "-")
+    name = re.sub(r"[^A-Za-z0-9_.+-]", "_", name).strip("._-")[:80]
+    return name or f"arm{index}"
+
+
+def _study_name(out) -> str:
+    """A study name from the output folder's name."""
+    return _arm_name(os.path.basename(os.path.normpath(out)) or "study", 0) or "study"
+
+
+def _unique_names(arms) -> None:
+    """Make arm names unique by numbering repeats (the same text given twice)."""
+    seen = {}
+    for arm in arms:
+        base = arm["name"]
+        if base in seen:
+            seen[base] += 1
+            arm["name"] = f"{base}.{seen[base]}"
+        else:
+            seen[base] = 1

@@ -1,0 +1,534 @@
+"""Playing a study: shards on worker threads or a Dask cluster, resumable, with a progress bar.
+
+A shard is a pure function of (spec, arm, range): :func:`shard_tables` plays every
+rotation of units first..first+count-1 of one arm and returns its tables, the same on
+any machine, thread count or executor.  :func:`run` plays the shards of a study that
+are not on disk yet, range after range (every arm's shard of a range before the next
+range, so an interrupted study always holds complete pairs), and records each in the
+manifest.  Running it again on the same folder *is* resume.
+
+Executors:
+
+* ``threads`` (the default): shards one after another, each split over the worker
+  threads (the kernels release the GIL) while the previous shard is written;
+* ``dask``: one task per shard on a ``dask.distributed`` cluster, a LocalCluster of
+  worker processes on this machine or an existing scheduler; each task plays its shard
+  on one core and writes it atomically; the coordinator keeps the manifest.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import NamedTuple, Optional
+
+from canasta_sim.errors import BadInput
+from canasta_sim.study import store
+from canasta_sim.study.spec import Spec, load_spec
+from canasta_sim.study.store import ShardKey, StudyDir
+
+EXECUTORS = ("threads", "dask")
+WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+              "MKL_NUM_THREADS": "1"}
+
+
+# --------------------------------------------------------------------------------------------
+# One shard: a pure function of (spec, arm, range)
+# --------------------------------------------------------------------------------------------
+
+class ArmPlans(NamedTuple):
+    """The runner plans of one arm, one per rotation of the sides."""
+
+    arm: str
+    plans: tuple
+
+
+def arm_plans(spec: Spec, arm_name: str) -> ArmPlans:
+    """Validated runner plans for every rotation of ``arm_name`` (BadInput on bad input)."""
+    from canasta_sim import runner
+
+    arm = spec.arm(arm_name)
+    plans = []
+    for rotation in range(spec.rotations(arm)):
+        policies = ",".join(arm.rotated(rotation))
+        if spec.games:
+            plan = runner.prepare(seed=spec.seed, rules=arm.rules, policies=policies,
+                                  games=spec.units)
+        else:
+            plan = runner.prepare(spec.units, spec.seed, arm.rules, policies, spec.scores)
+        plans.append(plan)
+    return ArmPlans(arm_name, tuple(plans))
+
+
+def start_shard(plans: ArmPlans, key: ShardKey, pool=None) -> list:
+    """Start playing every rotation of a shard; returns one waiter per rotation.
+
+    With a runner WorkPool the rotations are split over its threads; without one they are
+    played here, on this thread, and the waiters hold the finished rows.
+    """
+    from canasta_sim import runner
+
+    games = plans.plans[0].games is not None
+    waiters = []
+    for plan in plans.plans:
+        if pool is not None:
+            start = pool.start_games if games else pool.start_deals
+            waiters.append(start(plan, key.first, key.count).wait)
+        elif games:
+            rows = runner.play_game_range(plan, key.first, key.count)
+            waiters.append(lambda rows=rows: rows)
+        else:
+            import numpy as np
+
+            from canasta_sim.kernels import layout
+
+            out = np.zeros((key.count, layout.NCOLS), dtype=np.int64)
+            runner.play_range(plan, key.first, out)
+            waiters.append(lambda out=out: out)
+    return waiters
+
+
+def shard_tables(spec: Spec, plans: ArmPlans, key: ShardKey, waiters) -> dict:
+    """The shard's Arrow tables {kind: table}, every rotation stacked, with a ``rotation``
+    column and the shard's key in the schema metadata."""
+    import pyarrow as pa
+
+    from canasta_sim import results
+
+    parts = {kind: [] for kind in StudyDir("").kinds(spec.games)}
+    for rotation, (plan, wait) in enumerate(zip(plans.plans, waiters)):
+        rows = wait()
+        if spec.games:
+            games = results.games_table(rows.games, key.first, plan.seed, plan.rules,
+                                        plan.names, plan.metadata)
+            deals = results.game_deals_table(rows.deals, rows.extras, plan.seed, plan.rules,
+                                             plan.names, plan.metadata)
+            parts["data"].append(_with_rotation(games, rotation))
+            parts["deals"].append(_with_rotation(deals, rotation))
+        else:
+            table = results.results_table(rows, key.first, plan.seed, plan.rules, plan.names,
+                                          metadata=plan.metadata)
+            parts["data"].append(_with_rotation(table, rotation))
+    meta = store.shard_metadata(spec, key, len(plans.plans), plans.plans[0].metadata)
+    return {kind: pa.concat_tables(tables, promote_options="permissive")
+            .replace_schema_metadata(meta) for kind, tables in parts.items()}
+
+
+def _with_rotation(table, rotation: int):
+    """``table`` with an int8 ``rotation`` column (0: the arm as written) after ``seed``."""
+    import numpy as np
+    import pyarrow as pa
+
+    column = pa.array(np.full(table.num_rows, rotation, dtype=np.int8))
+    return table.add_column(table.schema.get_field_index("seed") + 1, "rotation", column)
+
+
+def play_shard(spec: Spec, key: ShardKey, root, plans: Optional[ArmPlans] = None) -> dict:
+    """Play one shard here, on one thread, write it atomically and return its record."""
+    start = time.perf_counter()
+    plans = plans or arm_plans(spec, key.arm)
+    tables = shard_tables(spec, plans, key, start_shard(plans, key))
+    store.write_shard(StudyDir(root), key, tables)
+    return _record(key, tables, time.perf_counter() - start)
+
+
+def _record(key, tables, seconds) -> dict:
+    """The manifest record of a shard just written."""
+    deals = tables.get("deals")
+    return store.shard_record(key, "done", tables["data"].num_rows,
+                              deals.num_rows if deals is not None else None, seconds)
+
+
+_WARM = {"done": False}
+
+
+def dask_task(spec_toml: str, arm: str, first: int, count: int, root: str) -> dict:
+    """The task a Dask worker runs: warm the kernels once per process, play one shard."""
+    spec = load_spec(spec_toml)
+    if not _WARM["done"]:
+        from canasta_sim.warm import warm
+
+        warm()
+        _WARM["done"] = True
+    return play_shard(spec, ShardKey(arm, first, count), root)
+
+
+# --------------------------------------------------------------------------------------------
+# Planning: what is done, what is missing
+# --------------------------------------------------------------------------------------------
+
+def all_shards(spec: Spec) -> list:
+    """Every shard of the study, range after range, every arm within a range."""
+    return [ShardKey(arm.name, first, count) for first, count in spec.ranges()
+            for arm in spec.arms]
+
+
+def scan(folder: StudyDir, spec: Spec) -> dict:
+    """{ShardKey: record} of the shards whose files are whole and of this spec."""
+    rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
+    done = {}
+    for key in all_shards(spec):
+        record = store.shard_is_done(folder, spec, key, rotations[key.arm])
+        if record is not None:
+            done[key] = record
+    return done
+
+
+def parse_slice(text) -> Optional[tuple]:
+    """``i/n`` (1 <= i <= n) -> (i, n); None for None."""
+    import re
+
+    if text is None:
+        return None
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", str(text))
+    if match is None or not 1 <= int(match.group(1)) <= int(match.group(2)) <= 100000:
+        raise BadInput(f"--shard {text!r} is not accepted: accepted: i/n with 1 <= i <= n, "
+                       "e.g. 3/8 plays every 8th shard starting with the 3rd")
+    return int(match.group(1)), int(match.group(2))
+
+
+def in_slice(index: int, part: Optional[tuple]) -> bool:
+    """Whether shard number ``index`` (in :func:`all_shards` order) belongs to ``part``."""
+    return part is None or index % part[1] == part[0] - 1
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------------------------
+
+def versions() -> dict:
+    """Versions of canasta-sim, Python and the libraries a study uses (those installed)."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    from canasta_sim import __version__
+
+    found = {"canasta_sim": __version__, "python": platform.python_version()}
+    for name in ("numba", "numpy", "pyarrow", "pandas", "scipy", "matplotlib", "duckdb",
+                 "dask", "distributed"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            pass
+    return found
+
+
+def current_kernels_hash() -> str:
+    """The hash of the installed kernel sources (the numba cache key)."""
+    from canasta_sim._cache import kernels_dir, kernels_hash
+
+    return kernels_hash(kernels_dir())
+
+
+class Progress:
+    """A tqdm bar over every deal (game) of every arm and rotation; off when not wanted."""
+
+    def __init__(self, spec: Spec, show: bool, done_units: int, total_units: int):
+        """Start the bar at ``done_units`` of ``total_units``."""
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total_units, initial=done_units, unit=f" {spec.unit}s",
+                        file=sys.stderr, disable=not show, dynamic_ncols=True,
+                        unit_scale=True, smoothing=0.1, desc=spec.name)
+
+    def add(self, units: int) -> None:
+        """Count ``units`` more as done."""
+        self.bar.update(units)
+
+    def close(self) -> None:
+        """End the bar."""
+        self.bar.close()
+
+
+class Runner:
+    """One run of a study over its folder: resume state, manifest, waves and executors."""
+
+    def __init__(self, spec: Spec, root, part=None, say=None):
+        """Check the folder against the spec and find the shards already done."""
+        self.spec = spec
+        self.folder = StudyDir(root)
+        self.part = part
+        self.say = say or (lambda text: None)
+        self.kernels_hash = current_kernels_hash()
+        store.check_same_study(self.folder, spec, self.kernels_hash)
+        store.create_layout(self.folder, spec)
+        store.remove_temp_files(self.folder)
+        manifest = store.read_manifest(self.folder)
+        if manifest is None or manifest.get("spec_hash") != spec.spec_hash():
+            manifest = store.new_manifest(spec, self.kernels_hash, versions())
+        self.manifest = manifest
+        self.done = scan(self.folder, spec)
+        self.seconds = {(r["arm"], r["first"]): r.get("seconds")
+                        for r in manifest.get("shards", []) if r.get("state") == "done"}
+        self.rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
+
+    # --- manifest ----------------------------------------------------------------------------
+    def save_manifest(self) -> None:
+        """Write the manifest from what is on disk (never while running a slice)."""
+        if self.part is not None:
+            return
+        shards = []
+        for key in all_shards(self.spec):
+            record = self.done.get(key)
+            if record is None:
+                shards.append(store.shard_record(key, "missing"))
+            else:
+                record = dict(record)
+                seconds = self.seconds.get((key.arm, key.first))
+                if seconds is not None:
+                    record["seconds"] = seconds
+                shards.append(record)
+        self.manifest["shards"] = shards
+        store.write_manifest(self.folder, self.manifest)
+
+    def mark_done(self, key: ShardKey, record: dict) -> None:
+        """Record a finished shard."""
+        self.done[key] = record
+        self.seconds[(key.arm, key.first)] = record.get("seconds")
+        self.save_manifest()
+
+    # --- what to play --------------------------------------------------------------------------
+    def units_of(self, key: ShardKey) -> int:
+        """Units (deals or games, every rotation) a shard plays."""
+        return key.count * self.rotations[key.arm]
+
+    def todo(self) -> list:
+        """The missing shards of this run's slice, range after range."""
+        return [key for index, key in enumerate(all_shards(self.spec))
+                if key not in self.done and in_slice(index, self.part)]
+
+    def waves(self, todo: list) -> list:
+        """The shards to play grouped in waves: one wave of everything, or SPRT waves of
+        ``wave`` ranges each."""
+        if self.spec.sprt is None:
+            return [todo] if todo else []
+        per_wave = self.spec.sprt.wave
+        ranges = [first for first, _ in self.spec.ranges()]
+        group = {first: i // per_wave for i, first in enumerate(ranges)}
+        waves = {}
+        for key in todo:
+            waves.setdefault(group[key.first], []).append(key)
+        return [waves[k] for k in sorted(waves)]
+
+    # --- playing -------------------------------------------------------------------------------
+    def run(self, executor="threads", threads=None, scheduler=None, workers=None,
+            progress=False) -> dict:
+        """Play every missing shard (or stop early on an SPRT decision); returns run info."""
+        from canasta_sim.study.summary import SprtTracker
+
+        total = sum(self.units_of(k) for i, k in enumerate(all_shards(self.spec))
+                    if in_slice(i, self.part))
+        done_units = sum(self.units_of(k) for k in self.done
+                         if in_slice(all_shards(self.spec).index(k), self.part))
+        tracker = SprtTracker(self.spec, self.folder) if self.spec.sprt else None
+        todo = self.todo()
+        if tracker is not None:
+            todo = tracker.catch_up(self.done, todo)
+        self.save_manifest()
+        bar = Progress(self.spec, progress, done_units, total)
+        started, played = time.perf_counter(), 0
+        try:
+            play = self._play_threads if executor == "threads" else self._play_dask
+            with _executor_context(executor, threads, scheduler, workers) as context:
+                for wave in self.waves(todo):
+                    played += play(wave, context, bar)
+                    if tracker is not None and tracker.update(self.done) != "undecided":
+                        break
+        finally:
+            bar.close()
+            store.remove_temp_files(self.folder)
+        seconds = time.perf_counter() - started
+        if tracker is not None:
+            self.manifest["sprt"] = tracker.state()
+        if played and self.part is None:
+            self.manifest.setdefault("runs", []).append(
+                {"executor": executor, "started": store.now(), "units": played,
+                 "seconds": round(seconds, 3)})
+        self.save_manifest()
+        return {"played_units": played, "seconds": seconds,
+                "missing": len(self.todo()), "sprt": self.manifest.get("sprt")}
+
+    def _play_threads(self, keys, pool, bar) -> int:
+        """Play shards one after another, each split over the pool's threads, the next one
+        started before the previous one is written."""
+        plans = {}
+        played = 0
+
+        def begin(key):
+            if key.arm not in plans:
+                plans[key.arm] = arm_plans(self.spec, key.arm)
+            return key, time.perf_counter(), start_shard(plans[key.arm], key, pool)
+
+        pending = begin(keys[0]) if keys else None
+        for index in range(len(keys)):
+            following = begin(keys[index + 1]) if index + 1 < len(keys) else None
+            key, started, waiters = pending
+            tables = shard_tables(self.spec, plans[key.arm], key, waiters)
+            store.write_shard(self.folder, key, tables)
+            self.mark_done(key, _record(key, tables, time.perf_counter() - started))
+            bar.add(self.units_of(key))
+            played += self.units_of(key)
+            pending = following
+        return played
+
+    def _play_dask(self, keys, client, bar) -> int:
+        """Submit one task per shard; record each as it finishes."""
+        from distributed import as_completed
+
+        spec_toml = self.spec.to_toml()
+        root = os.path.abspath(self.folder.root)
+        futures = {client.submit(dask_task, spec_toml, k.arm, k.first, k.count, root,
+                                 key=f"canasta-shard-{self.spec.spec_hash()}-{k.arm}-{k.first}",
+                                 pure=False): k for k in keys}
+        played = 0
+        try:
+            for future in as_completed(futures):
+                key = futures[future]
+                record = future.result()
+                self.mark_done(key, record)
+                bar.add(self.units_of(key))
+                played += self.units_of(key)
+        except BaseException:
+            client.cancel(list(futures))
+            raise
+        return played
+
+
+class _executor_context:
+    """The threads' WorkPool, or a Dask client (and the LocalCluster it started)."""
+
+    def __init__(self, executor, threads, scheduler, workers):
+        """Remember how to start the executor."""
+        self.executor, self.threads = executor, threads
+        self.scheduler, self.workers = scheduler, workers
+        self._close = []
+
+    def __enter__(self):
+        """Start the pool or connect to (or start) the cluster."""
+        if self.executor == "threads":
+            from canasta_sim import runner
+
+            pool = runner.WorkPool(runner.check_threads(self.threads))
+            self._close.append(pool.close)
+            return pool
+        return self._dask_client()
+
+    def _dask_client(self):
+        """A client of the scheduler given, or of a new LocalCluster of worker processes."""
+        try:
+            from distributed import Client, LocalCluster
+        except ModuleNotFoundError:
+            raise BadInput("--executor dask needs dask.distributed: accepted: pip install "
+                           "'canasta-sim[dask]'") from None
+        if self.scheduler:
+            try:
+                client = Client(self.scheduler, timeout=30)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise BadInput(f"--scheduler {self.scheduler!r}: cannot connect "
+                               f"({str(exc).splitlines()[0][:120]}): accepted: the address a "
+                               "running 'dask scheduler' prints, e.g. tcp://10.0.0.5:8786") \
+                    from None
+            self._close.append(client.close)
+            return client
+        from canasta_sim import runner
+
+        n = self.workers or runner.available_cores()
+        os.environ.update({k: os.environ.get(k, v) for k, v in WORKER_ENV.items()})
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                               dashboard_address=None, env=dict(WORKER_ENV))
+        client = Client(cluster)
+        self._close += [cluster.close, client.close]
+        return client
+
+    def __exit__(self, *exc):
+        """Close what was started, last first."""
+        for close in reversed(self._close):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - closing must not hide the real error
+                pass
+
+
+def check_executor(executor, scheduler, workers):
+    """BadInput for an unknown executor or options that do not fit it."""
+    if executor not in EXECUTORS:
+        raise BadInput(f"--executor {executor!r} is not accepted: accepted executors are "
+                       f"{', '.join(EXECUTORS)}")
+    if executor != "dask" and (scheduler or workers):
+        raise BadInput("--scheduler and --workers need --executor dask: accepted: "
+                       "--executor dask --scheduler tcp://HOST:PORT")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or not 1 <= workers <= 1024):
+        raise BadInput(f"--workers {workers!r} is not accepted: accepted: 1..1024")
+    if scheduler and not str(scheduler).startswith(("tcp://", "tls://", "inproc://", "ws://")):
+        raise BadInput(f"--scheduler {scheduler!r} is not accepted: accepted: an address "
+                       "such as tcp://127.0.0.1:8786")
+
+
+def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, workers=None,
+        shard=None, progress=False, report=True, say=None):
+    """Play a study into folder ``out`` (resuming what is there) and return it opened.
+
+    ``spec_or_path``: a spec file, TOML text, a dict or a :class:`Spec`.  ``executor``:
+    ``threads`` (``threads`` of them, default every core) or ``dask`` (``scheduler``
+    address, or a LocalCluster of ``workers`` processes).  ``shard="i/n"`` plays only
+    every n-th shard from the i-th, without a manifest or report, for job arrays.  With
+    ``report`` the summary and report are written when every shard is done.
+    """
+    spec = load_spec(spec_or_path)
+    store.check_out_dir(out)
+    check_executor(executor, scheduler, workers)
+    part = parse_slice(shard)
+    if part is not None and spec.sprt is not None:
+        raise BadInput("--shard with a sequential test (--sprt) is not accepted: the waves "
+                       "need one coordinator; accepted: run the study without --shard")
+    if executor == "threads":
+        from canasta_sim import runner
+
+        runner.check_threads(threads)
+    for arm in spec.arms:
+        arm_plans(spec, arm.name)  # every input checked before anything is written
+    runner_ = Runner(spec, out, part, say)
+    info = runner_.run(executor, threads, scheduler, workers, progress)
+    study = store.open_study(out)
+    if report and part is None and (info["missing"] == 0 or _decided(info)):
+        from canasta_sim.study.summary import report as write_report
+
+        write_report(study)
+    return study
+
+
+def _decided(info) -> bool:
+    """Whether an SPRT stopped the study."""
+    sprt = info.get("sprt") or {}
+    return sprt.get("decision") in ("H0", "H1")
+
+
+def status(root) -> dict:
+    """What is done and missing in a study folder, and how long the rest should take."""
+    study = store.open_study(root)
+    spec = study.spec
+    done = scan(study.folder, spec)
+    per_arm = []
+    missing_units = 0
+    for arm in spec.arms:
+        keys = [k for k in all_shards(spec) if k.arm == arm.name]
+        finished = [k for k in keys if k in done]
+        rotations = spec.rotations(arm)
+        units_done = sum(k.count for k in finished)
+        missing_units += (spec.units - units_done) * rotations
+        per_arm.append({"arm": arm.name, "shards_done": len(finished), "shards": len(keys),
+                        "units_done": units_done, "units": spec.units,
+                        "rotations": rotations})
+    runs = study.manifest.get("runs") or []
+    rate = None
+    if runs and runs[-1].get("seconds"):
+        rate = runs[-1]["units"] / runs[-1]["seconds"]
+    sprt = study.manifest.get("sprt")
+    decided = bool(sprt and sprt.get("decision") in ("H0", "H1"))
+    return {"root": study.folder.root, "name": spec.name, "unit": spec.unit,
+            "spec_hash": spec.spec_hash(), "arms": per_arm,
+            "missing_units": 0 if decided else missing_units,
+            "eta_seconds": (missing_units / rate) if rate and not decided else None,
+            "rate": rate, "sprt": sprt,
+            "complete": decided or missing_units == 0}

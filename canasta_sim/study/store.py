@@ -1,0 +1,352 @@
+"""The study folder: frozen spec, manifest and the shards' Parquet files.
+
+Layout of a study folder ``DIR``::
+
+    DIR/study.toml                                   the frozen spec (sweeps expanded)
+    DIR/_manifest.json                               spec hash, kernels hash, versions, shards
+    DIR/data/arm=<name>/part-<first>-<count>.parquet deals (deal studies) or games
+    DIR/deals/arm=<name>/part-<first>-<count>.parquet the deals of those games (game studies)
+    DIR/summary.json, report.md, report.html, plots/ the answer (canasta_sim.study.summary)
+
+A shard file is named by its key (arm, first unit, count) and holds every rotation of
+those units; it is written to a hidden temporary file beside it and moved into place,
+so a file with a shard's name is always whole.  In a game study the deals file is moved
+into place first: the games file is the mark that the shard is done.  The files are the
+truth; the manifest records what was found and how long shards took.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import glob
+import json
+import os
+import re
+import tempfile
+from typing import NamedTuple, Optional
+
+from canasta_sim.errors import BadInput
+
+MANIFEST = "_manifest.json"
+FROZEN = "study.toml"
+MANIFEST_SCHEMA = "canasta-sim.study-manifest/1"
+META = "canasta_sim.study."
+_TEMP_PREFIX = ".part-"
+_PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
+
+
+class ShardKey(NamedTuple):
+    """What a shard holds: units first..first+count-1 of one arm, every rotation."""
+
+    arm: str
+    first: int
+    count: int
+
+    def file_name(self) -> str:
+        """``part-<first>-<count>.parquet``."""
+        return f"part-{self.first}-{self.count}.parquet"
+
+
+def now() -> str:
+    """The current UTC time, ISO 8601 to the second."""
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class StudyDir:
+    """Paths inside one study folder."""
+
+    def __init__(self, root):
+        """``root``: the study folder (need not exist yet)."""
+        self.root = os.fspath(root)
+
+    @property
+    def manifest(self) -> str:
+        """Path of ``_manifest.json``."""
+        return os.path.join(self.root, MANIFEST)
+
+    @property
+    def frozen(self) -> str:
+        """Path of the frozen spec ``study.toml``."""
+        return os.path.join(self.root, FROZEN)
+
+    def dataset_dir(self, kind: str = "data") -> str:
+        """``DIR/data`` (deals or games) or ``DIR/deals`` (the deals of a game study)."""
+        return os.path.join(self.root, kind)
+
+    def arm_dir(self, arm: str, kind: str = "data") -> str:
+        """``DIR/<kind>/arm=<name>``."""
+        return os.path.join(self.root, kind, f"arm={arm}")
+
+    def shard_path(self, key: ShardKey, kind: str = "data") -> str:
+        """The file of a shard."""
+        return os.path.join(self.arm_dir(key.arm, kind), key.file_name())
+
+    def kinds(self, games: bool) -> tuple:
+        """The datasets a shard writes: ('data',) or ('data', 'deals') for game studies."""
+        return ("data", "deals") if games else ("data",)
+
+
+# --------------------------------------------------------------------------------------------
+# Opening and checking a folder
+# --------------------------------------------------------------------------------------------
+
+def check_out_dir(root) -> str:
+    """BadInput unless ``root`` is (or can become) a study folder; returns it."""
+    root = os.fspath(root)
+    if not root.strip():
+        raise BadInput("--out '' is not accepted: accepted: a folder such as results/b3f")
+    if os.path.exists(root) and not os.path.isdir(root):
+        raise BadInput(f"--out {root!r} is a file: accepted: a folder (new, or a study folder "
+                       "to resume)")
+    parent = os.path.dirname(os.path.abspath(root))
+    if not os.path.isdir(parent):
+        raise BadInput(f"--out {root!r}: folder {os.path.dirname(root) or '.'!r} does not "
+                       "exist: accepted: a folder whose parent exists")
+    target = root if os.path.isdir(root) else parent
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise BadInput(f"--out {root!r}: {target!r} is not writable")
+    if os.path.isdir(root) and os.listdir(root) and not os.path.exists(
+            os.path.join(root, FROZEN)):
+        raise BadInput(f"--out {root!r} is a folder that holds no study (no {FROZEN}): "
+                       "accepted: a new or empty folder, or a study folder to resume")
+    return root
+
+
+def check_same_study(folder: StudyDir, spec, kernels_hash: str) -> None:
+    """BadInput if the folder was made from another spec or other kernels."""
+    if not os.path.exists(folder.frozen):
+        return
+    from canasta_sim.study.spec import load_spec
+
+    try:
+        frozen = load_spec(folder.frozen)
+    except BadInput as exc:
+        raise BadInput(f"{folder.frozen!r} cannot be read ({exc}): accepted: a new --out "
+                       "folder") from None
+    if frozen.spec_hash() != spec.spec_hash():
+        raise BadInput(f"{folder.root!r} holds another study (spec hash {frozen.spec_hash()}, "
+                       f"this spec {spec.spec_hash()}): accepted: the same spec to resume, or "
+                       "a new --out folder")
+    manifest = read_manifest(folder)
+    made_with = (manifest or {}).get("kernels_hash")
+    if made_with and made_with != kernels_hash:
+        raise BadInput(f"{folder.root!r} was played with other kernels (hash {made_with}, "
+                       f"installed {kernels_hash}): accepted: the canasta-sim version that "
+                       "made it, or a new --out folder")
+
+
+def create_layout(folder: StudyDir, spec) -> None:
+    """Make the folders and write the frozen spec (atomically, if not there yet)."""
+    from canasta_sim.results import write_text
+
+    os.makedirs(folder.root, exist_ok=True)
+    for kind in folder.kinds(spec.games):
+        for arm in spec.arms:
+            os.makedirs(folder.arm_dir(arm.name, kind), exist_ok=True)
+    if not os.path.exists(folder.frozen):
+        write_text(spec.to_toml(), folder.frozen)
+
+
+def remove_temp_files(folder: StudyDir) -> int:
+    """Delete the hidden temporary files a killed run left; returns how many."""
+    removed = 0
+    for path in glob.glob(os.path.join(folder.root, "*", "arm=*", _TEMP_PREFIX + "*")):
+        try:
+            os.remove(path)
+            removed += 1
+        except OSError:
+            pass
+    for path in glob.glob(os.path.join(folder.root, "." + "*.tmp")):
+        try:
+            os.remove(path)
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
+# --------------------------------------------------------------------------------------------
+# Manifest
+# --------------------------------------------------------------------------------------------
+
+def read_manifest(folder: StudyDir) -> Optional[dict]:
+    """The manifest as a dict, or None if missing or unreadable (it is rebuilt from files)."""
+    try:
+        with open(folder.manifest, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_manifest(folder: StudyDir, data: dict) -> None:
+    """Write the manifest atomically."""
+    from canasta_sim.results import write_text
+
+    data = dict(data, updated=now())
+    write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", folder.manifest)
+
+
+def new_manifest(spec, kernels_hash: str, versions: dict) -> dict:
+    """A manifest for a new study: every shard missing."""
+    return {"schema": MANIFEST_SCHEMA, "spec_hash": spec.spec_hash(),
+            "kernels_hash": kernels_hash, "versions": versions, "created": now(),
+            "study": spec.name, "design": spec.design, "unit": spec.unit,
+            "units": spec.units, "shard_size": spec.shard_size,
+            "arms": [a.name for a in spec.arms], "shards": [], "runs": [], "sprt": None}
+
+
+def shard_record(key: ShardKey, state: str, rows=None, deal_rows=None, seconds=None) -> dict:
+    """One shard's line in the manifest."""
+    record = {"arm": key.arm, "first": key.first, "count": key.count, "state": state}
+    if rows is not None:
+        record["rows"] = rows
+    if deal_rows is not None:
+        record["deal_rows"] = deal_rows
+    if seconds is not None:
+        record["seconds"] = round(seconds, 3)
+    return record
+
+
+# --------------------------------------------------------------------------------------------
+# Shard files
+# --------------------------------------------------------------------------------------------
+
+def shard_metadata(spec, key: ShardKey, rotations: int, base: dict) -> dict:
+    """Schema metadata of a shard file: the run's provenance plus the shard's key.
+
+    No creation time, so the same shard is the same file on every machine with the
+    same versions.
+    """
+    meta = {k: v for k, v in base.items() if k != b"canasta_sim.created"}
+    extra = {"spec_hash": spec.spec_hash(), "study": spec.name, "arm": key.arm,
+             "first": str(key.first), "count": str(key.count), "rotations": str(rotations),
+             "design": spec.design}
+    meta.update({(META + k).encode(): str(v).encode() for k, v in extra.items()})
+    return meta
+
+
+def write_shard(folder: StudyDir, key: ShardKey, tables: dict) -> None:
+    """Write a shard's tables ({kind: table}) atomically; the 'data' file goes last."""
+    import pyarrow.parquet as pq
+
+    order = [k for k in tables if k != "data"] + ["data"]
+    for kind in order:
+        path = folder.shard_path(key, kind)
+        directory = os.path.dirname(path)
+        os.makedirs(directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=_TEMP_PREFIX, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pq.write_table(tables[kind], handle, compression="zstd")
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+            raise
+
+
+def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int) -> Optional[dict]:
+    """The shard's record if its files are there, whole and of this spec; else None."""
+    import pyarrow.parquet as pq
+
+    records = {}
+    for kind in folder.kinds(spec.games):
+        path = folder.shard_path(key, kind)
+        if not os.path.isfile(path):
+            return None
+        try:
+            meta = pq.read_metadata(path)
+        except Exception:  # noqa: BLE001 - any unreadable file is replayed
+            return None
+        kv = meta.metadata or {}
+        if kv.get((META + "spec_hash").encode(), b"").decode() != spec.spec_hash():
+            return None
+        records[kind] = meta.num_rows
+    if records["data"] != key.count * rotations:
+        return None
+    return shard_record(key, "done", records["data"], records.get("deals"))
+
+
+def list_part_files(folder: StudyDir, arm: str, kind: str = "data") -> list:
+    """(first, count, path) of the shard files present for ``arm``, by first unit."""
+    directory = folder.arm_dir(arm, kind)
+    found = []
+    if os.path.isdir(directory):
+        for name in os.listdir(directory):
+            match = _PART.match(name)
+            if match:
+                found.append((int(match.group(1)), int(match.group(2)),
+                              os.path.join(directory, name)))
+    return sorted(found)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a study
+# --------------------------------------------------------------------------------------------
+
+class Study:
+    """A study folder opened for reading: its spec, arms, manifest and datasets."""
+
+    def __init__(self, root):
+        """Open the study in folder ``root`` (BadInput if it holds none)."""
+        from canasta_sim.study.spec import load_spec
+
+        self.folder = StudyDir(root)
+        if not os.path.isfile(self.folder.frozen):
+            raise BadInput(f"{self.folder.root!r} is not a study folder (no {FROZEN}): "
+                           "accepted: a folder written by 'canasta-sim study run'")
+        self.spec = load_spec(self.folder.frozen)
+        self.manifest = read_manifest(self.folder) or {}
+
+    @property
+    def arms(self) -> list:
+        """The arms, baseline first."""
+        return list(self.spec.arms)
+
+    @property
+    def provenance(self) -> dict:
+        """Spec hash, kernels hash, versions and times from the manifest."""
+        keys = ("spec_hash", "kernels_hash", "versions", "created", "updated", "runs")
+        return {k: self.manifest.get(k) for k in keys}
+
+    def dataset(self, kind: str = "data"):
+        """The shards as one ``pyarrow.dataset`` with an ``arm`` column from the folders."""
+        import pyarrow.dataset as ds
+
+        return ds.dataset(self.folder.dataset_dir(kind), format="parquet",
+                          partitioning="hive", exclude_invalid_files=False)
+
+    def to_table(self, kind: str = "data", columns=None, filter=None):
+        """The rows of every shard as one Arrow table (mind the memory on big studies)."""
+        return self.dataset(kind).to_table(columns=columns, filter=filter)
+
+    def to_pandas(self, kind: str = "data", columns=None):
+        """The rows of every shard as a pandas DataFrame."""
+        return self.to_table(kind, columns).to_pandas()
+
+    def duckdb(self):
+        """A DuckDB connection with views ``data`` (and ``deals`` for game studies)."""
+        try:
+            import duckdb
+        except ModuleNotFoundError:
+            raise BadInput("DuckDB is not installed: accepted: pip install "
+                           "'canasta-sim[study]'") from None
+        con = duckdb.connect()
+        for kind in self.folder.kinds(self.spec.games):
+            pattern = os.path.join(self.folder.dataset_dir(kind), "*", "*.parquet")
+            con.execute(f"CREATE VIEW {kind} AS SELECT * FROM read_parquet("
+                        f"'{_sql_text(pattern)}', hive_partitioning = true)")
+        return con
+
+
+def _sql_text(text: str) -> str:
+    """Text for a single-quoted SQL literal."""
+    return text.replace("'", "''")
+
+
+def open_study(root) -> Study:
+    """Open a study folder: ``canasta_sim.study.open("results/b3f")``."""
+    return Study(root)
