@@ -501,7 +501,7 @@ def _rule_axis(base: Arm, text: str):
         rules_text = _with_knob(base_rules, knob, str(value))
         parse_rules(rules_text).to_kernel()  # validate now: one-line error naming the knob
         choices.append((_knob_value(parse_rules(rules_text), knob),
-                        lambda _old, t=rules_text: t))
+                        lambda old, k=knob, v=str(value): _with_knob(parse_rules(old), k, v)))
     return f"rules.{knob}", choices, None
 
 
