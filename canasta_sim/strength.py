@@ -1,20 +1,37 @@
 """Head-to-head strength of policies in full games (``canasta-sim strength``).
 
-For each pair of policies A, B, both seats of a side play the same policy.  Half the
-games put A on side 0 and B on side 1, the other half swap the sides, on the very same
-game seeds (common random numbers: every game is played once each way round), so neither
-seat position nor the cards favour a policy.  A's win rate counts a draw as half a win;
-its 95% confidence interval is the Wilson score interval.  Per-deal figures come from
-every deal of those games: the share of deals ended by going out and by the stock
-running out, and each policy's mean deal score.
+For each pair of policies A, B, both seats of a side play the same policy.  Game seeds
+0..h-1 (h = games - games // 2) are played with A on side 0 and B on side 1, and seeds
+0..games//2 - 1 again with the sides swapped (common random numbers), so neither seat
+position nor the cards favour a policy.  Every seed below games // 2 is thus a *game pair*:
+the same cards, once each way round.  The table counts every game (wins, draws, A's win
+rate with a draw as half a win, over the games that ended).
+
+A's 95% confidence interval, its significance and the Elo difference come from the game
+pairs, not from independent games: each pair is one unit with A's total 0, 0.5, 1, 1.5 or
+2 (the pentanomial counts), the win rate is the mean pair total / 2 and its variance that
+of the pair totals over the number of pairs (``canasta_sim.study.stats.MatchStats``,
+method ``pentanomial``); the Elo interval is the win-rate interval's ends transformed
+(``-400 log10(1/p - 1)``).  Pairing removes the luck of the cards that the two games of a
+pair share, so the interval is usually narrower than Wilson's over independent games and,
+unlike it, valid although the two games of a seed are not independent.  With an odd number
+of games the last seed (h - 1, A on side 0) has no partner: it counts in the table's wins,
+draws and win rate but not in the interval, the significance or the Elo.  A pair with a game
+cut off unfinished (never in practice) is left out of the pairs too.  A one-game match has
+no pair and no interval.
+
+Per-deal figures come from every deal of those games: the share of deals ended by going
+out and by the stock running out, and each policy's mean deal score.
 """
 from __future__ import annotations
 
 import itertools
-import math
 from typing import NamedTuple
 
-Z95 = 1.959963984540054
+from canasta_sim.study.stats import Z95, MatchStats, wilson  # noqa: F401  (wilson: re-exported)
+
+PAIR_TOTALS = ("0", "0.5", "1", "1.5", "2")
+"""A's total over a game pair, in the order of :attr:`Match.pentanomial`."""
 
 
 class Match(NamedTuple):
@@ -32,6 +49,8 @@ class Match(NamedTuple):
     stock_share: float        # deals ended by the stock running out
     a_deal_score: float       # A's mean deal score
     b_deal_score: float
+    pentanomial: tuple = (0, 0, 0, 0, 0)   # game pairs by A's total 0, 0.5, 1, 1.5, 2
+    trinomial: tuple = (0, 0, 0)           # games of those pairs lost, drawn, won by A
 
     @property
     def decided(self) -> int:
@@ -44,24 +63,31 @@ class Match(NamedTuple):
         return (self.a_wins + 0.5 * self.draws) / max(self.decided, 1)
 
     @property
+    def stats(self) -> MatchStats:
+        """The game pairs as a duplicate match (pentanomial statistics)."""
+        return MatchStats(self.pentanomial, self.trinomial)
+
+    @property
+    def pairs(self) -> int:
+        """Game pairs the interval rests on."""
+        return int(sum(self.pentanomial))
+
+    @property
     def interval(self) -> tuple:
-        """The Wilson 95% interval of A's win rate."""
-        return wilson(self.a_rate, self.decided)
+        """The 95% interval of A's win rate from the game pairs; (None, None) without one."""
+        rate = self.stats.win_rate()
+        return rate.ci_low, rate.ci_high
+
+    @property
+    def elo(self):
+        """A's Elo difference over B with its 95% interval (an Estimate)."""
+        return self.stats.elo()
 
     @property
     def significant(self) -> bool:
         """Whether the interval excludes 50%."""
         low, high = self.interval
-        return low > 0.5 or high < 0.5
-
-
-def wilson(rate: float, n: int, z: float = Z95) -> tuple:
-    """The Wilson score interval of a proportion ``rate`` observed in ``n`` trials."""
-    if n == 0:
-        return 0.0, 1.0
-    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+        return low is not None and (low > 0.5 or high < 0.5)
 
 
 def check_two_sides(rules):
@@ -79,6 +105,30 @@ def seats_for(a: str, b: str, num_players: int, num_sides: int) -> str:
     return ",".join(a if seat % num_sides == 0 else b for seat in range(num_players))
 
 
+def a_results(table, a_side: int):
+    """A's result per game seed of a games table (1 win, 0.5 draw, 0 loss, NaN cut off)."""
+    import numpy as np
+
+    winner = table["winner"].to_numpy()
+    ended = table["ended"].to_pandas().astype(str).to_numpy()
+    result = np.where(winner == a_side, 1.0, np.where(ended == "draw", 0.5, 0.0))
+    result[ended == "cut"] = np.nan
+    out = np.full(len(table), np.nan)
+    out[table["game"].to_numpy()] = result
+    return out
+
+
+def pair_counts(a_first, a_second) -> MatchStats:
+    """The pentanomial statistics of the seeds played both ways round, leaving out pairs
+    with a game cut off (NaN)."""
+    import numpy as np
+
+    k = min(len(a_first), len(a_second))
+    first, second = np.asarray(a_first[:k]), np.asarray(a_second[:k])
+    keep = ~(np.isnan(first) | np.isnan(second))
+    return MatchStats.from_games(first[keep], second[keep])
+
+
 def play_match(a: str, b: str, games: int, seed: int = 0, rules="classic",
                threads=None) -> Match:
     """A against B in ``games`` games (half each way round, on the same game seeds)."""
@@ -93,6 +143,7 @@ def play_match(a: str, b: str, games: int, seed: int = 0, rules="classic",
     wins = np.zeros(2, np.int64)
     draws = cut = deals = outs = stocks = 0
     score_sums = np.zeros(2)
+    results = {0: np.zeros(0), 1: np.zeros(0)}
     for a_side, count in ((0, first_half), (1, games // 2)):
         if count == 0:
             continue
@@ -105,15 +156,18 @@ def play_match(a: str, b: str, games: int, seed: int = 0, rules="classic",
         wins += [int((winner == a_side).sum()), int((winner == 1 - a_side).sum())]
         draws += int((ended == "draw").sum())
         cut += int((ended == "cut").sum())
+        results[a_side] = a_results(table, a_side)
         d = per_deal.to_pandas()
         deals += len(d)
         outs += int((d.end_reason == "out").sum())
         stocks += int((d.end_reason == "stock").sum())
         score_sums += [d[f"s{a_side}_score"].sum(), d[f"s{1 - a_side}_score"].sum()]
+    pairs = pair_counts(results[0], results[1])
     return Match(a, b, games, int(wins[0]), int(wins[1]), draws, cut, deals,
                  outs / max(deals, 1),
                  stocks / max(deals, 1), score_sums[0] / max(deals, 1),
-                 score_sums[1] / max(deals, 1))
+                 score_sums[1] / max(deals, 1), tuple(int(c) for c in pairs.pentanomial),
+                 tuple(int(c) for c in pairs.trinomial))
 
 
 def play_all(policies, games: int, seed: int = 0, rules="classic", threads=None,
@@ -129,18 +183,31 @@ def play_all(policies, games: int, seed: int = 0, rules="classic", threads=None,
 
 
 HEADER = ("| A | B | games | A wins | B wins | draws | A win rate (95% CI) | deals ended by "
-          "going out | by the stock | A mean deal score | B mean deal score |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|")
+          "going out | by the stock | A mean deal score | B mean deal score | "
+          "Elo A - B (95% CI) |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def format_elo(m: Match) -> str:
+    """A's Elo difference and its interval, e.g. ``+35 (+20, +51)``; ``n/a`` without pairs."""
+    elo = m.elo
+    if elo.estimate is None or elo.ci_low is None:
+        return "n/a"
+    return f"{elo.estimate:+.0f} ({elo.ci_low:+.0f}, {elo.ci_high:+.0f})"
 
 
 def format_row(m: Match) -> str:
     """One Markdown table row."""
     low, high = m.interval
-    mark = "" if m.significant else " (n.s.)"
+    if low is None:
+        interval = " (no game pair)"
+    else:
+        mark = "" if m.significant else " (n.s.)"
+        interval = f" ({100 * low:.1f}-{100 * high:.1f}){mark}"
     return (f"| {m.a} | {m.b} | {m.games} | {m.a_wins} | {m.b_wins} | {m.draws} | "
-            f"{100 * m.a_rate:.1f}% ({100 * low:.1f}-{100 * high:.1f}){mark} | "
+            f"{100 * m.a_rate:.1f}%{interval} | "
             f"{100 * m.out_share:.1f}% | {100 * m.stock_share:.1f}% | {m.a_deal_score:.0f} | "
-            f"{m.b_deal_score:.0f} |")
+            f"{m.b_deal_score:.0f} | {format_elo(m)} |")
 
 
 def ordering_holds(matches: list, order) -> bool:
@@ -153,8 +220,17 @@ def ordering_holds(matches: list, order) -> bool:
     return True
 
 
+def _rounded(x, digits):
+    """x rounded, or '' for None."""
+    return "" if x is None else round(x, digits)
+
+
 def write_csv(matches: list, path, seed: int, rules: str) -> None:
-    """Every match with its interval and how it was made (written atomically)."""
+    """Every match with its interval and how it was made (written atomically).
+
+    ``ci_low``/``ci_high`` are the pentanomial interval of ``a_win_rate``; ``elo``,
+    ``elo_low``, ``elo_high`` the Elo difference; ``pairs_0`` .. ``pairs_2`` the game pairs
+    by A's total; an empty field has no value (a match without a game pair)."""
     import csv
     import io
     from importlib.metadata import version
@@ -168,12 +244,16 @@ def write_csv(matches: list, path, seed: int, rules: str) -> None:
     writer = csv.writer(text)
     writer.writerow(["a", "b", "games", "a_wins", "b_wins", "draws", "cut", "a_win_rate",
                      "ci_low", "ci_high", "deals", "out_share", "stock_share",
-                     "a_mean_deal_score", "b_mean_deal_score", "seed", "rules",
+                     "a_mean_deal_score", "b_mean_deal_score", "elo", "elo_low", "elo_high",
+                     *(f"pairs_{t}" for t in PAIR_TOTALS), "seed", "rules",
                      "canasta_sim_version", "kernels_hash", "numba_version"])
     for m in matches:
         low, high = m.interval
+        elo = m.elo
         writer.writerow([m.a, m.b, m.games, m.a_wins, m.b_wins, m.draws, m.cut,
-                         round(m.a_rate, 4), round(low, 4), round(high, 4), m.deals,
+                         round(m.a_rate, 4), _rounded(low, 4), _rounded(high, 4), m.deals,
                          round(m.out_share, 4), round(m.stock_share, 4),
-                         round(m.a_deal_score, 1), round(m.b_deal_score, 1), *made])
+                         round(m.a_deal_score, 1), round(m.b_deal_score, 1),
+                         _rounded(elo.estimate, 1), _rounded(elo.ci_low, 1),
+                         _rounded(elo.ci_high, 1), *m.pentanomial, *made])
     write_text(text.getvalue(), path)

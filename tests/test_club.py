@@ -13,7 +13,7 @@ from scenario import Position, describe
 import canasta_sim
 from canasta_sim.errors import BadInput
 from canasta_sim.policies import parse_one
-from canasta_sim.strength import play_match, wilson
+from canasta_sim.strength import a_results, format_row, play_match, seats_for
 
 K = TOKEN_TO_KIND
 
@@ -280,7 +280,37 @@ def test_strength_needs_two_sides():
 
 
 def test_careful_beats_random():
-    """The suite's short strength check (the README's table comes from canasta-sim strength)."""
+    """The suite's short strength check (the README's table comes from canasta-sim strength):
+    the interval comes from the 30 game pairs."""
     match = play_match("careful", "random", 60, seed=5)
-    low, _ = wilson(match.a_rate, match.games)
-    assert low > 0.7, match
+    low, high = match.interval
+    assert match.pairs == 30 and low > 0.7 and match.significant, match
+    assert low <= (2 * match.pentanomial[4] + 1.5 * match.pentanomial[3] + match.pentanomial[2]
+                   + 0.5 * match.pentanomial[1]) / 60 <= high
+    assert match.elo.ci_low > 100
+    assert format_row(match).endswith(f"| {match.elo.estimate:+.0f} ({match.elo.ci_low:+.0f}, "
+                                      f"{match.elo.ci_high:+.0f}) |")
+
+
+def test_strength_pentanomial_counts_match_the_raw_games():
+    """7 games: seeds 0..3 with careful on side 0, seeds 0..2 swapped; seeds 0..2 are the
+    pairs (seed 3 has no partner and stays out of the pairs, not out of the counts)."""
+    match = play_match("careful", "greedy", 7, seed=3)
+    first, _ = canasta_sim.simulate(games=4, seed=3,
+                                    policies=seats_for("careful", "greedy", 4, 2))
+    second, _ = canasta_sim.simulate(games=3, seed=3,
+                                     policies=seats_for("greedy", "careful", 4, 2))
+    a_first = [1.0 if w == 0 else 0.5 if e == "draw" else 0.0
+               for w, e in zip(first["winner"].to_pylist(), first["ended"].to_pylist())]
+    a_second = [1.0 if w == 1 else 0.5 if e == "draw" else 0.0
+                for w, e in zip(second["winner"].to_pylist(), second["ended"].to_pylist())]
+    expected = [0] * 5
+    for x, y in zip(a_first[:3], a_second):
+        expected[int(round(2 * (x + y)))] += 1
+    assert list(match.pentanomial) == expected and sum(expected) == 3
+    assert list(a_results(first, 0)) == a_first and list(a_results(second, 1)) == a_second
+    assert match.a_wins + match.b_wins + match.draws == 7
+    assert match.a_rate == pytest.approx((sum(a_first) + sum(a_second)) / 7)
+    lost, drawn, won = match.trinomial
+    assert won + 0.5 * drawn == pytest.approx(sum(a_first[:3]) + sum(a_second))
+    assert play_match("careful", "greedy", 1, seed=3).interval == (None, None)
