@@ -405,9 +405,10 @@ def strength(policies, games, seed, rules, threads, csv_path):
     """Play every pair of policies head to head in full games; print a Markdown table.
 
     Both seats of a side play the same policy; each pair plays --games games, half
-    with each policy on side 0, on the same game seeds. The table gives win rates
-    with 95% confidence intervals (Wilson; a draw counts half), the share of deals
-    ended by going out and by the stock, and each policy's mean deal score. The
+    with each policy on side 0, on the same game seeds, so each game seed is a game
+    pair. The table gives win rates (a draw counts half) with 95% confidence
+    intervals from the game pairs (pentanomial), the share of deals ended by going
+    out and by the stock, each policy's mean deal score and the Elo difference. The
     last line says whether each policy beat the next one significantly.
 
     \b

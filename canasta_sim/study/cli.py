@@ -323,3 +323,37 @@ def _unique_names(arms) -> None:
             arm["name"] = f"{base}.{seen[base]}"
         else:
             seen[base] = 1
+
+
+@study.command("bench")
+@click.option("--deals", "-n", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Deals per arm.")
+@click.option("--arms", type=click.IntRange(1, 6), default=4, show_default=True,
+              help="Rule-set arms (greedy at every seat).")
+@click.option("--repeat", type=click.IntRange(1), default=3, show_default=True,
+              help="Timed runs of each command; medians are reported.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Master seed.")
+@click.option("--memory", is_flag=True,
+              help="Also measure the peak RSS of study run at --deals and ten times as many.")
+@click.option("--csv", "csv_path", default=os.path.join("results", "bench", "study.csv"),
+              show_default=True, help="CSV file for the results ('' for none).")
+def study_bench(deals, arms, repeat, seed, memory, csv_path):
+    """Time 'study run' against 'simulate' of as many deals, and 'study report'.
+
+    Whole processes as a user runs them, interleaved run by run; prints medians with
+    min and max and the ratio study/simulate paired by run.
+
+    \b
+    Examples:
+      canasta-sim study bench
+      canasta-sim study bench --deals 200000 --repeat 5 --memory
+    """
+    from canasta_sim import results
+    from canasta_sim.benchmarks import study as bench
+
+    if csv_path:
+        os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
+        results.check_writable(csv_path)
+    lines = bench.run(deals, arms, repeat, seed, memory, say=click.echo)
+    if csv_path:
+        click.echo(f"written {bench.write_csv(lines, csv_path, deals, arms)}")
