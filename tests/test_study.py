@@ -375,3 +375,71 @@ def test_killed_run_resumes_to_identical_data(tmp_path, how):
     assert _part_files(out) == _part_files(whole)
     for rel in _part_files(whole):
         assert (whole / rel).read_bytes() == (out / rel).read_bytes(), rel
+
+
+# --------------------------------------------------------------------------------------------
+# Extras, compare's inputs
+# --------------------------------------------------------------------------------------------
+
+def test_importing_the_package_loads_no_study_library():
+    code = ("import sys, canasta_sim, canasta_sim.cli, canasta_sim.study, canasta_sim.study.spec;"
+            "print([m for m in ('scipy', 'matplotlib', 'distributed', 'duckdb', 'dask') "
+            "if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_missing_extra_is_named_in_one_line(tmp_path, monkeypatch):
+    out = tmp_path / "s"
+    execute.run(_spec_file(tmp_path), out, report=False)
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    from canasta_sim.study import summary
+
+    with pytest.raises(BadInput, match=r"pip install 'canasta-sim\[study\]'"):
+        summary.report(out)
+    assert not (out / "summary.json").exists()
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(BadInput, match=r"canasta-sim\[dask\]"):
+        execute.run(_spec_file(tmp_path), tmp_path / "d", executor="dask", report=False)
+    assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--rules", "classic", "--rules", "two-player", "--policies", "greedy", "--policies",
+      "random"], "several of one of them"),
+    (["--deals", "10", "--games", "10"], "--deals and --games"),
+    (["--rules", "classic", "--rules", "nope"], "unknown rule set 'nope'"),
+    (["--policies", "expert", "--policies", "careful", "--sprt", "win_rate:0.5"],
+     "--sprt 'win_rate:0.5' is malformed"),
+    (["--policies", "expert", "--policies", "careful", "--policies", "greedy", "--games", "10",
+      "--sprt", "win_rate:0.5,0.53"], "exactly one arm"),
+    (["--executor", "spark"], "--executor 'spark'"),
+    (["--workers", "2"], "--scheduler and --workers need --executor dask"),
+])
+def test_compare_bad_input(tmp_path, args, fragment):
+    out = tmp_path / "c"
+    result = _runner().invoke(cli, ["compare", *args, "--out", str(out)])
+    assert result.exit_code == 2, (result.output, result.stderr, result.exception)
+    assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_compare_builds_a_tournament_of_pairs():
+    from canasta_sim.study.cli import compare_spec
+    from canasta_sim.study.spec import parse_spec
+
+    spec = parse_spec(compare_spec((), ("expert", "careful", "greedy"), None, 100, 1, None,
+                                   None, "results/t"))
+    assert spec.design == "duplicate" and spec.games
+    assert [a.name for a in spec.arms] == ["expert-vs-careful", "expert-vs-greedy",
+                                           "careful-vs-greedy"]
+    assert spec.arms[2].policies == ("careful", "greedy", "careful", "greedy")
+    assert spec.arms[0].lineups() == ["expert", "careful"]
+
+
+def test_a_missing_report_extra_is_caught_before_playing(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(BadInput, match=r"needs matplotlib.*--no-report"):
+        execute.run(_spec_file(tmp_path), tmp_path / "r")
+    assert not (tmp_path / "r").exists()

@@ -415,11 +415,7 @@ class _executor_context:
 
     def _dask_client(self):
         """A client of the scheduler given, or of a new LocalCluster of worker processes."""
-        try:
-            from distributed import Client, LocalCluster
-        except ModuleNotFoundError:
-            raise BadInput("--executor dask needs dask.distributed: accepted: pip install "
-                           "'canasta-sim[dask]'") from None
+        Client, LocalCluster = _import_distributed()
         if self.scheduler:
             try:
                 client = Client(self.scheduler, timeout=30)
@@ -449,6 +445,16 @@ class _executor_context:
                 pass
 
 
+def _import_distributed():
+    """(Client, LocalCluster) of dask.distributed, or BadInput naming the extra."""
+    try:
+        from distributed import Client, LocalCluster
+    except (ModuleNotFoundError, ImportError):
+        raise BadInput("--executor dask needs dask.distributed: accepted: pip install "
+                       "'canasta-sim[dask]'") from None
+    return Client, LocalCluster
+
+
 def check_executor(executor, scheduler, workers):
     """BadInput for an unknown executor or options that do not fit it."""
     if executor not in EXECUTORS:
@@ -457,6 +463,8 @@ def check_executor(executor, scheduler, workers):
     if executor != "dask" and (scheduler or workers):
         raise BadInput("--scheduler and --workers need --executor dask: accepted: "
                        "--executor dask --scheduler tcp://HOST:PORT")
+    if executor == "dask":
+        _import_distributed()
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or not 1 <= workers <= 1024):
         raise BadInput(f"--workers {workers!r} is not accepted: accepted: 1..1024")
@@ -488,6 +496,8 @@ def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, wor
         runner.check_threads(threads)
     for arm in spec.arms:
         arm_plans(spec, arm.name)  # every input checked before anything is written
+    if (report and part is None) or spec.sprt is not None:
+        check_study_extra()
     runner_ = Runner(spec, out, part, say)
     info = runner_.run(executor, threads, scheduler, workers, progress)
     study = store.open_study(out)
@@ -496,6 +506,22 @@ def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, wor
 
         write_report(study)
     return study
+
+
+def check_study_extra() -> None:
+    """BadInput naming the ``study`` extra unless scipy and matplotlib can be imported
+    (checked before a study plays, so a long run never fails at its report)."""
+    import importlib.util
+
+    for name in ("scipy", "matplotlib"):
+        try:
+            found = sys.modules.get(name, False) is not None and \
+                importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise BadInput(f"the study report needs {name}: accepted: pip install "
+                           "'canasta-sim[study]', or --no-report")
 
 
 def _decided(info) -> bool:
