@@ -220,6 +220,18 @@ def test_threads_and_dask_write_identical_files(tmp_path):
     assert manifest["runs"][-1]["executor"] == "dask"
 
 
+def test_an_existing_dask_cluster_by_its_address(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    a, b = tmp_path / "threads", tmp_path / "cluster"
+    execute.run(_spec_file(tmp_path), a, report=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        execute.run(_spec_file(tmp_path), b, executor="dask",
+                    scheduler=cluster.scheduler_address, report=False)
+    for rel in _part_files(a):
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+
+
 def test_duplicate_design_swaps_the_sides(tmp_path):
     text = """
 [study]
