@@ -455,3 +455,15 @@ def test_a_missing_report_extra_is_caught_before_playing(tmp_path, monkeypatch):
     with pytest.raises(BadInput, match=r"needs matplotlib.*--no-report"):
         execute.run(_spec_file(tmp_path), tmp_path / "r")
     assert not (tmp_path / "r").exists()
+
+
+def test_public_names_of_the_study_package(tmp_path):
+    import canasta_sim.study as study
+
+    out = tmp_path / "s"
+    opened = study.run(_spec_file(tmp_path, B3F.replace("deals = 3000", "deals = 1000")), out)
+    assert [a.name for a in opened.arms] == ["classic", "b3f"]
+    paths = study.make_report(out)
+    assert str(out / "summary.json") in paths
+    assert callable(study.make_report) and study.status(out)["complete"]
+    assert study.load_spec(str(out / "study.toml")).spec_hash() == opened.spec.spec_hash()

@@ -6,18 +6,19 @@ one file per shard, a shard being a pure function of (spec, arm, range).  Runnin
 study again on the same folder resumes it.  The statistics and the report read the
 shards one range at a time, so memory stays flat however large the study grows.
 
-Public names: :func:`run`, :func:`open`, :func:`load_spec`, :func:`report`.
+Public names: :func:`run`, :func:`open`, :func:`status`, :func:`load_spec` and
+:func:`make_report` (the module ``canasta_sim.study.report`` renders the report files).
 Heavy modules load only when these are first used.
 """
 
-__all__ = ["run", "open", "load_spec", "report", "status"]
+__all__ = ["run", "open", "load_spec", "make_report", "status"]
 
 _LAZY = {
     "run": ("canasta_sim.study.execute", "run"),
     "open": ("canasta_sim.study.store", "open_study"),
     "status": ("canasta_sim.study.execute", "status"),
     "load_spec": ("canasta_sim.study.spec", "load_spec"),
-    "report": ("canasta_sim.study.summary", "report"),
+    "make_report": ("canasta_sim.study.summary", "report"),
 }
 
 

@@ -1,0 +1,1389 @@
+"""A study's report: ``report.md``, a self-contained ``report.html`` and ``plots/*.png``.
+
+Everything is rendered from the summary dict alone (``summary.json``, schema in
+docs/study-summary.md).  Both documents are built from one list of sections (headings,
+paragraphs, tables, key-value lists, boxes and figures), so the Markdown and the HTML say
+the same things in the same order: the answer in words, provenance and the command that
+reproduces the study, the effects, the means and medians per arm, the duplicate matches,
+the balance metrics, the sequential test, the notes and the plots.
+
+Numbers are written for people: points to one decimal, shares as percentages (their
+differences in percentage points, ``pp``), p-values as ``0.003`` or ``<0.001``.  A field
+that is missing or null is left out; the documents never show ``None`` or ``nan``.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import math
+import os
+import re
+import tempfile
+
+__all__ = ["write_report", "main_table", "render_markdown", "render_html", "metric_kind",
+           "metric_label", "metric_unit", "estimate_text"]
+
+# The metrics the main table and the answer lead with, in this order, unless the summary
+# names its own (study.key_metrics).
+KEY_METRICS = ("score_diff", "s0_score", "turns", "went_out", "deals_per_game")
+KEY_METRICS_GAME = ("win_rate", "score_diff", "deals_per_game", "turns", "went_out")
+
+# metric -> (kind, words); kind is "points", "share" (0..1) or "count" (turns, cards, ...)
+KNOWN_METRICS = {
+    "score_diff": ("points", "the deal-score difference (side 0 minus side 1)"),
+    "turns": ("count", "turns per deal"),
+    "went_out": ("share", "the share of deals ended by going out"),
+    "concealed": ("share", "the share of deals ended by going out concealed"),
+    "stock_end": ("share", "the share of deals ended by the stock"),
+    "stock_left": ("count", "the cards left in the stock"),
+    "upcards_turned": ("count", "the upcards turned"),
+    "deals_per_game": ("count", "deals per game"),
+    "final_margin": ("points", "the final margin (winner minus runner-up)"),
+    "first_player_advantage": ("points", "the first player's advantage in deal score"),
+    "first_player_wins_deal": ("share", "the share of deals won by the first player's side"),
+    "win_rate": ("share", "side 0's game win rate"),
+    "first_player_won_game": ("share", "the share of games won by the first player's side"),
+    "lead_changes": ("count", "lead changes per game"),
+    "comeback": ("share", "the share of decided games won from behind"),
+}
+_SIDE_FIELDS = {
+    "score": ("points", "deal score"), "melds": ("points", "meld points"),
+    "natural": ("count", "natural canastas"), "mixed": ("count", "mixed canastas"),
+    "canasta_bonus": ("points", "canasta bonus"), "red3": ("count", "red threes"),
+    "red3_dealt": ("count", "red threes dealt"), "red3_points": ("points", "red-three points"),
+    "out_bonus": ("points", "going-out bonus"), "hand": ("points", "hand penalty"),
+    "melded": ("share", "share of deals with a meld"), "pile_takes": ("count", "pile takes"),
+    "final": ("points", "final score"),
+}
+# the methods of docs/study-summary.md in words
+METHOD_WORDS = {
+    "mean-normal": "mean of independent units, normal interval from the sample variance",
+    "ratio-delta": "total over games / deals over games, delta-method interval with games as "
+                   "clusters",
+    "paired-normal": "mean of the paired differences, normal interval",
+    "paired-ratio-delta": "paired difference of two ratio estimates, delta method over paired "
+                          "clusters",
+    "wilson": "a share, Wilson score interval",
+    "pentanomial": "win rate from the distribution of game-pair totals",
+    "elo-from-pentanomial": "Elo difference, the win-rate interval's endpoints transformed",
+    "elo-from-win-rate": "Elo difference, the win-rate interval's endpoints transformed",
+    "order-statistic": "median with the exact distribution-free interval from binomial order "
+                       "statistics",
+    "bootstrap-bca": "BCa bootstrap over blocks of consecutive units",
+    "sprt-normal": "the sequential test's normal approximation of the paired units",
+}
+_PLOT_ORDER = ("forest", "sweep-", "matrix", "duration", "leader-wins")
+_MISSING = "–"
+
+
+# --- numbers -----------------------------------------------------------------------------------
+
+def _ok(x) -> bool:
+    """True for a finite int or float (not a bool, not None, not NaN/inf)."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _est_ok(obj) -> bool:
+    """True for an estimate object whose point estimate is a number."""
+    return isinstance(obj, dict) and _ok(obj.get("estimate"))
+
+
+def _int(x) -> str:
+    """An integer count with thousands separators."""
+    return f"{int(round(x)):,}" if _ok(x) else ""
+
+
+def _fmt(x, kind="points", diff=False, decimals=None, unit=True) -> str:
+    """A number in its unit: points 1 decimal, count 2 decimals, share as %, elo 0 decimals.
+
+    ``diff`` marks a difference: the sign is always shown and a share difference is written
+    in percentage points (pp).  ``decimals`` overrides the kind's default; ``unit=False``
+    leaves off the % / pp of a share.
+    """
+    if not _ok(x):
+        return ""
+    value = 100.0 * x if kind == "share" else float(x)
+    if decimals is None:
+        decimals = {"points": 1, "count": 2, "share": 1, "elo": 0, "ratio": 2}.get(kind, 2)
+    sign = "+" if diff else ""
+    text = f"{value:{sign},.{decimals}f}"
+    if float(text.replace(",", "")) == 0.0:  # no "-0.0" / "+0.0"
+        text = f"{0.0:.{decimals}f}"
+    if kind == "share" and unit:
+        text += " pp" if diff else "%"
+    return text
+
+
+def _decimals(obj, kind, low="ci_low", high="ci_high"):
+    """Decimals for an estimate object: shares and counts get more when the CI is narrow."""
+    if not isinstance(obj, dict):
+        return None
+    values = [obj.get(k) for k in ("estimate", low, high)]
+    if obj.get("method") == "order-statistic" and kind in ("count", "points") \
+            and all(_ok(v) and float(v).is_integer() for v in values):
+        return 0  # a median of whole numbers
+    if kind not in ("share", "count"):
+        return None
+    if not (_ok(obj.get(low)) and _ok(obj.get(high))):
+        return None
+    width = (obj[high] - obj[low]) * (100.0 if kind == "share" else 1.0)
+    if kind == "share":
+        return 1 if width >= 0.5 else (2 if width >= 0.05 else 3)
+    return 1 if width >= 0.5 else (2 if width >= 0.02 else 3)
+
+
+def _fmt_p(p) -> str:
+    """A p-value: <0.001, three decimals below 0.1, else two."""
+    if not _ok(p):
+        return ""
+    if p < 0.001:
+        return "<0.001"
+    if p < 0.1:
+        return f"{p:.3f}"
+    return f"{min(p, 1.0):.2f}"
+
+
+def _p_words(p) -> str:
+    """'p = 0.003' or 'p < 0.001'."""
+    text = _fmt_p(p)
+    if not text:
+        return ""
+    return f"p < {text[1:]}" if text.startswith("<") else f"p = {text}"
+
+
+def _fmt_share_extreme(x) -> str:
+    """A probability near 0 or 1 (LOS): >99.9% / <0.1% / 1 decimal %."""
+    if not _ok(x):
+        return ""
+    if x > 0.999:
+        return ">99.9%"
+    if x < 0.001:
+        return "<0.1%"
+    return f"{100 * x:.1f}%"
+
+
+def _ci(obj, kind, diff=False, low="ci_low", high="ci_high", sep=" to ", unit=False,
+        decimals=None) -> str:
+    """'lo to hi' of an estimate object ('' when either end is missing); ``unit``: with % / pp."""
+    if not isinstance(obj, dict) or not (_ok(obj.get(low)) and _ok(obj.get(high))):
+        return ""
+    d = decimals if decimals is not None else _decimals(obj, kind)
+    return (f"{_fmt(obj[low], kind, diff, d, unit)}{sep}"
+            f"{_fmt(obj[high], kind, diff, d, unit)}")
+
+
+def _point(obj, kind, diff=False, decimals=None) -> str:
+    """The point estimate of an estimate object, with the precision its interval needs."""
+    if not _est_ok(obj):
+        return ""
+    return _fmt(obj["estimate"], kind, diff,
+                decimals if decimals is not None else _decimals(obj, kind))
+
+
+def _row_decimals(objs, kind):
+    """One precision for several estimate objects shown side by side (the finest needed)."""
+    found = [d for d in (_decimals(o, kind) for o in objs if _est_ok(o)) if d is not None]
+    return max(found) if found else None
+
+
+def _est_ci(obj, kind, diff=False) -> str:
+    """'est [lo, hi]' of an estimate object ('' when there is no estimate)."""
+    if not _est_ok(obj):
+        return ""
+    ci = _ci(obj, kind, diff, sep=", ")
+    return f"{_point(obj, kind, diff)} [{ci}]" if ci else _point(obj, kind, diff)
+
+
+def _words_est(obj, kind, diff=False) -> str:
+    """'est (95% CI lo to hi)' for sentences."""
+    if not _est_ok(obj):
+        return ""
+    ci = _ci(obj, kind, diff, unit=True)
+    text = _point(obj, kind, diff)
+    return f"{text} (95% CI {ci})" if ci else text
+
+
+# --- metrics -----------------------------------------------------------------------------------
+
+def metric_kind(metric: str, summary: dict | None = None) -> str:
+    """The unit kind of a metric: 'points', 'share' (0..1) or 'count'.
+
+    Known names first, then a Wilson interval among the summary's means marks a share,
+    then the name's ending (``s{k}_<field>`` of the output columns).
+    """
+    if metric in KNOWN_METRICS:
+        return KNOWN_METRICS[metric][0]
+    match = re.fullmatch(r"s(\d)_(\w+)", metric)
+    if match and match.group(2) in _SIDE_FIELDS:
+        return _SIDE_FIELDS[match.group(2)][0]
+    if re.fullmatch(r"leader_wins_k\d+", metric):
+        return "share"
+    if summary:
+        for row in summary.get("means") or []:
+            if isinstance(row, dict) and row.get("metric") == metric:
+                if row.get("method") == "wilson":
+                    return "share"
+                break
+    if re.search(r"(share|rate|_won|wins?$)", metric):
+        return "share"
+    if re.search(r"(score|diff|points|bonus|margin|melds|hand)", metric):
+        return "points"
+    return "count"
+
+
+_COUNT_UNITS = {"turns": "turns", "stock_left": "cards", "upcards_turned": "cards",
+                "deals_per_game": "deals", "pile_takes": "takes", "natural": "canastas",
+                "mixed": "canastas", "red3": "cards", "red3_dealt": "cards"}
+
+
+def metric_unit(metric: str, kind: str, diff: bool = False) -> str:
+    """The unit of a metric's values for axis labels ('points', '%', 'pp', 'turns', ...)."""
+    if kind == "share":
+        return "pp" if diff else "%"
+    if kind == "points":
+        return "points"
+    match = re.fullmatch(r"s\d_(\w+)", metric)
+    return _COUNT_UNITS.get(match.group(1) if match else metric, "")
+
+
+def metric_label(metric: str) -> str:
+    """The metric in words, for sentences (the name itself when unknown)."""
+    if metric in KNOWN_METRICS:
+        return KNOWN_METRICS[metric][1]
+    match = re.fullmatch(r"s(\d)_(\w+)", metric)
+    if match and match.group(2) in _SIDE_FIELDS:
+        return f"side {match.group(1)}'s {_SIDE_FIELDS[match.group(2)][1]}"
+    return metric.replace("_", " ")
+
+
+def _unit_words(kind) -> str:
+    """The unit of a difference in words ('points', 'percentage points', '')."""
+    return {"points": " points", "share": ""}.get(kind, "")
+
+
+def _in_order(values):
+    """Unique values in first-seen order."""
+    seen = []
+    for value in values:
+        if value not in seen:
+            seen.append(value)
+    return seen
+
+
+def _rows(summary, key):
+    """The list summary[key], keeping only dicts (missing or null -> [])."""
+    value = summary.get(key)
+    return [row for row in value if isinstance(row, dict)] if isinstance(value, list) else []
+
+
+def _study(summary) -> dict:
+    """summary['study'] or {}."""
+    study = summary.get("study")
+    return study if isinstance(study, dict) else {}
+
+
+def _arm_names(summary):
+    """Arm names in spec order (falling back to the arms named by means/effects/balance)."""
+    names = [a.get("name") for a in _rows(summary, "arms") if a.get("name")]
+    if names:
+        return names
+    return _in_order(r.get("arm") for k in ("means", "effects", "balance", "matches")
+                     for r in _rows(summary, k) if r.get("arm"))
+
+
+def _holm_used(summary) -> bool:
+    """True when two or more arms are compared with the baseline."""
+    arms = _in_order(e.get("arm") for e in _rows(summary, "effects"))
+    return len(arms) >= 2
+
+
+def _key_metrics(summary, available, limit=4):
+    """The key metrics among ``available`` (study.key_metrics or KEY_METRICS order)."""
+    named = _study(summary).get("key_metrics")
+    if isinstance(named, list) and any(m in available for m in named):
+        order = [m for m in named if isinstance(m, str)]
+    else:
+        order = KEY_METRICS_GAME if _study(summary).get("unit") == "game" else KEY_METRICS
+    chosen = [m for m in order if m in available]
+    for pair in (("score_diff", "s0_score"), ("score_diff", "s1_score"),
+                 ("score_diff", "first_player_advantage")):
+        if pair[0] in chosen and pair[1] in chosen and len(chosen) > limit:
+            chosen.remove(pair[1])
+    if not chosen:
+        chosen = list(available)
+    return chosen[:limit]
+
+
+def _unit_name(summary, plural=True) -> str:
+    """'deals' or 'games' (the study's unit)."""
+    unit = _study(summary).get("unit") or "unit"
+    return unit + ("s" if plural else "")
+
+
+# --- the answer --------------------------------------------------------------------------------
+
+def _size_words(summary) -> str:
+    """'200,000 deals per arm' (with the planned count after an early stop), or ''."""
+    study = _study(summary)
+    planned, played = study.get("units_planned"), study.get("units_played")
+    unit = _unit_name(summary)
+    if isinstance(played, dict) and played and all(_ok(v) for v in played.values()):
+        low, high = min(played.values()), max(played.values())
+        size = (f"{_int(low)} {unit} per arm" if low == high else
+                f"{_int(low)} to {_int(high)} {unit} per arm")
+    elif _ok(played):
+        size = f"{_int(played)} {unit} per arm"
+    elif _ok(planned):
+        size = f"{_int(planned)} {unit} per arm"
+    else:
+        return ""
+    if study.get("stopped_early") is True:
+        size += (f" (stopped early; {_int(planned)} planned)" if _ok(planned)
+                 else " (stopped early)")
+    return size
+
+
+def _answer(summary) -> str:
+    """One paragraph that answers the study's question in words."""
+    study = _study(summary)
+    baseline = study.get("baseline")
+    parts = []
+    unit = _unit_name(summary)
+    design = study.get("design")
+    size = _size_words(summary)
+    if design == "crn":
+        parts.append(f"Every arm played the same {unit} (common random numbers)"
+                     + (f": {size}." if size else "."))
+    elif design == "duplicate":
+        parts.append("Duplicate design" + (f", {size}" if size else "") + ": every seed was "
+                     "played in every rotation of the sides, so each lineup held each side's "
+                     "cards once.")
+    elif size:
+        parts.append(f"The study played {size}.")
+    holm = _holm_used(summary)
+    # a duplicate design is answered by its matches; its effects stay in the tables
+    effects = [] if _rows(summary, "matches") else _rows(summary, "effects")
+    arms = _in_order(e.get("arm") for e in effects if e.get("arm"))
+    if len(arms) >= 3:
+        parts += _answer_many(summary, effects, arms, baseline, holm)
+        arms_one_by_one = []
+    else:
+        arms_one_by_one = arms
+    for arm in arms_one_by_one:
+        mine = {e.get("metric"): e for e in effects if e.get("arm") == arm and _est_ok(e)}
+        if mine and all(_identical(e) for e in mine.values()):
+            base = baseline or "the baseline"
+            parts.append(f"Arm {arm} gives exactly the same results as {base} on every "
+                         f"paired {_unit_name(summary, False)} (every effect is 0).")
+            continue
+        keys = _key_metrics(summary, list(mine), limit=3)
+        clauses = []
+        for index, metric in enumerate(keys):
+            e = mine[metric]
+            kind = metric_kind(metric, summary)
+            ci = _ci(e, kind, diff=True, unit=True)
+            text = f"{metric_label(metric)} by {_point(e, kind, True)}{_unit_words(kind)}"
+            if not ci and e["estimate"] == 0 and _ok(e.get("correlation")) \
+                    and e["correlation"] >= 1.0:
+                clauses.append(f"{metric_label(metric)} by 0 (identical on every paired unit)")
+                continue
+            if index == 0:
+                adjusted = holm and _ok(e.get("holm_p"))
+                ptext = _p_words(e.get("holm_p") if adjusted else e.get("p_value"))
+                if ptext and adjusted:
+                    ptext = "Holm-adjusted " + ptext
+                inside = "; ".join(t for t in (f"95% CI {ci}" if ci else "", ptext) if t)
+            else:
+                inside = ci
+            if inside:
+                text += f" ({inside})"
+            if ci and e["ci_low"] <= 0 <= e["ci_high"]:
+                text += (", not distinguishable from no change" if index == 0
+                         else ", not significant")
+            clauses.append(text)
+        if clauses:
+            first, rest = clauses[0], clauses[1:]
+            sentence = (f"Against {baseline}, arm {arm} changes {first}" if baseline else
+                        f"Arm {arm} changes {first}")
+            if rest:
+                sentence += "; " + (", ".join(rest[:-1]) + " and " if len(rest) > 1 else "")
+                sentence += rest[-1]
+            parts.append(sentence + ".")
+    for match in _rows(summary, "matches"):
+        parts.append(_match_sentence(match))
+    sprt = summary.get("sprt")
+    if isinstance(sprt, dict):
+        parts.append(_sprt_sentence(summary, sprt))
+    if not arms and not _rows(summary, "matches"):
+        means = _rows(summary, "means")
+        for arm in _in_order(r.get("arm") for r in means):
+            mine = {r.get("metric"): r for r in means if r.get("arm") == arm and _est_ok(r)}
+            keys = _key_metrics(summary, list(mine), limit=3)
+            if keys:
+                texts = [f"{metric_label(m)} {_words_est(mine[m], metric_kind(m, summary))}"
+                         for m in keys]
+                parts.append(f"Arm {arm}: " + "; ".join(texts) + ".")
+    if not parts:
+        return "This summary holds no estimates yet."
+    return " ".join(p for p in parts if p)
+
+
+def _identical(effect) -> bool:
+    """An effect of exactly 0 with no interval: the arm matched the baseline unit by unit."""
+    return (_est_ok(effect) and effect["estimate"] == 0 and not _ok(effect.get("ci_low"))
+            and not _ok(effect.get("se")))
+
+
+def _answer_many(summary, effects, arms, baseline, holm) -> list:
+    """Sentences for three or more arms: one per key metric, listing every arm."""
+    metrics = _in_order(e.get("metric") for e in effects if _est_ok(e))
+    sentences = []
+    for index, metric in enumerate(_key_metrics(summary, metrics, limit=3)):
+        kind = metric_kind(metric, summary)
+        label, unit = metric_label(metric), _unit_words(kind)
+        group = {e.get("arm"): e for e in effects if e.get("metric") == metric and _est_ok(e)}
+        d = _row_decimals(list(group.values()), kind)
+        items, clear = [], 0
+        for arm in arms:
+            e = group.get(arm)
+            if e is None:
+                continue
+            text = f"{_point(e, kind, True, d)} for {arm}"
+            if index == 0:
+                text = f"{_point(e, kind, True, d)}{unit} for {arm}"
+                ci = _ci(e, kind, True, unit=True, decimals=d)
+                text += f" (95% CI {ci})" if ci else ""
+            items.append(text)
+            p = e.get("holm_p") if holm and _ok(e.get("holm_p")) else e.get("p_value")
+            clear += 1 if _ok(p) and p < 0.05 else 0
+        if not items:
+            continue
+        test = "Holm-adjusted p < 0.05" if holm else "p < 0.05"
+        if index == 0:
+            against = f"Against {baseline}, " if baseline else ""
+            sentence = f"{against}{label} changes by " + "; ".join(items)
+        else:
+            sentence = f"{label[0].upper()}{label[1:]}: " + ", ".join(items)
+        count = "all" if clear == len(items) and clear > 1 else f"{clear} of {len(items)}"
+        sentence += f"; {count} with {test}."
+        sentences.append(sentence)
+    return sentences
+
+
+def _match_sentence(match) -> str:
+    """One duplicate match in words."""
+    a, b = match.get("a") or "a", match.get("b") or "b"
+    wr, elo, ppd = match.get("win_rate"), match.get("elo"), match.get("points_per_deal")
+    bits = []
+    decided = wr if _est_ok(wr) else None
+    centre = 0.5 if decided else 0.0
+    ref = decided or (ppd if _est_ok(ppd) else None)
+    verb = "plays"
+    if ref is not None and _ok(ref.get("ci_low")) and _ok(ref.get("ci_high")):
+        if ref["ci_low"] > centre:
+            verb = "beats"
+        elif ref["ci_high"] < centre:
+            verb = "loses to"
+        else:
+            verb = "is not distinguishable from"
+    if _est_ok(wr):
+        bits.append(f"win rate {_words_est(wr, 'share')}")
+    if _est_ok(elo):
+        bits.append(f"Elo {_words_est(elo, 'elo', diff=True)}")
+    if _est_ok(ppd):
+        bits.append(f"{_words_est(ppd, 'points', diff=True)} points per deal")
+    arm = match.get("arm")
+    text = f"In {arm}, {a} {verb} {b}" if arm else f"Lineup {a} {verb} {b}"
+    return text + (": " + ", ".join(bits) if bits else "") + "."
+
+
+def _sprt_sentence(summary, sprt) -> str:
+    """The sequential test in words."""
+    metric = sprt.get("metric") or "the tested metric"
+    kind = metric_kind(metric, summary) if sprt.get("metric") else "points"
+    decision = sprt.get("decision")
+    what = {"H1": "accepted H1", "H0": "accepted H0"}.get(decision, "was still undecided")
+    hyp = ""
+    if _ok(sprt.get("h0")) and _ok(sprt.get("h1")):
+        hyp = f" (H0: {_fmt(sprt['h0'], kind, True)}, H1: {_fmt(sprt['h1'], kind, True)})"
+    after = []
+    if _ok(sprt.get("waves")):
+        after.append(f"{_int(sprt['waves'])} waves")
+    if _ok(sprt.get("units")):
+        after.append(f"{_int(sprt['units'])} {_unit_name(summary)}")
+    text = f"The sequential test on {metric}{hyp} {what}"
+    if after:
+        text += " after " + " and ".join(after)
+    if _est_ok(sprt.get("estimate")):
+        text += f", with an estimate of {_words_est(sprt['estimate'], kind, True)} at the stop"
+    text += "."
+    if sprt.get("stopped_early"):
+        text += " It stopped early, so that estimate is biased away from the crossed bound."
+    return text
+
+
+# --- the document model ------------------------------------------------------------------------
+# A section is (title, blocks); a block is one of
+#   ("p", text) | ("code", text) | ("list", [text]) | ("kv", [(key, value, mono)])
+#   ("table", headers, rows, aligns)  aligns: "l" or "r" per column; a cell is text or
+#                                     (text, second line) for an estimate and its interval
+#   ("box", title, [blocks]) | ("figure", name, caption)
+
+def _cell(obj, kind, diff=False, decimals=None):
+    """A table cell of an estimate object: (estimate, '[lo, hi]') or ''."""
+    if not _est_ok(obj):
+        return ""
+    ci = _ci(obj, kind, diff, sep=", ", decimals=decimals)
+    return (_point(obj, kind, diff, decimals), f"[{ci}]" if ci else "")
+
+
+def _provenance(summary):
+    """Blocks: the study's provenance, its arms and the command that reproduces it."""
+    study = _study(summary)
+    unit = _unit_name(summary)
+    kv = []
+
+    def add(key, value, mono=False):
+        if value not in (None, "", [], {}) and not (isinstance(value, float)
+                                                    and not math.isfinite(value)):
+            kv.append((key, str(value), mono))
+
+    design = study.get("design")
+    add("design", {"crn": "crn (common random numbers: every arm plays the same deals)",
+                   "duplicate": "duplicate (every seed in every rotation of the sides)"}
+        .get(design, design))
+    add("unit", study.get("unit"))
+    add("seed", study.get("seed") if _ok(study.get("seed")) else None)
+    if _ok(study.get("deals")):
+        add("deals per arm", _int(study["deals"]))
+    if _ok(study.get("games")):
+        add("games per arm", _int(study["games"]))
+    add("baseline", study.get("baseline"))
+    if _ok(study.get("units_planned")) and study["units_planned"] not in (study.get("deals"),
+                                                                         study.get("games")):
+        add(f"{unit} planned per arm", _int(study["units_planned"]))
+    played = study.get("units_played")
+    if isinstance(played, dict) and played:
+        shown = [(k, v) for k, v in played.items() if _ok(v)]
+        if shown and len({v for _, v in shown}) == 1:
+            add(f"{unit} played", f"{_int(shown[0][1])} per arm")
+        elif shown:
+            add(f"{unit} played", "; ".join(f"{k} {_int(v)}" for k, v in shown))
+    elif _ok(played):
+        add(f"{unit} played", f"{_int(played)} per arm")
+    if study.get("stopped_early") is True:
+        add("stopped early", "yes")
+    add("spec hash", study.get("spec_hash"), True)
+    add("kernels hash", study.get("kernels_hash"), True)
+    versions = study.get("versions")
+    if isinstance(versions, dict):
+        add("versions", ", ".join(f"{k} {v}" for k, v in versions.items()
+                                  if v not in (None, "")))
+    add("created", study.get("created"))
+    add("schema", summary.get("schema"), True)
+    blocks = [("kv", kv)] if kv else []
+    arms = _rows(summary, "arms")
+    if arms:
+        sweep_cols = any(a.get("sweep") for a in arms)
+        lineup_cols = any(a.get("lineups") for a in arms)
+        headers = ["arm", "rules", "policies (per seat)"]
+        aligns = ["n", "l", "l"]
+        if lineup_cols:
+            headers.append("lineups (per side)")
+            aligns.append("l")
+        if sweep_cols:
+            headers.append("sweep")
+            aligns.append("l")
+        headers += [unit, "rows"]
+        aligns += ["r", "r"]
+        rows = []
+        for a in arms:
+            row = [a.get("name") or "", a.get("rules") or "", a.get("policies") or ""]
+            if lineup_cols:
+                lineups = a.get("lineups") or []
+                row.append(" vs ".join(str(x) for x in lineups))
+            if sweep_cols:
+                sweep = a.get("sweep") or {}
+                row.append(", ".join(f"{k}={v}" for k, v in sweep.items()))
+            row += [_int(a.get("units")), _int(a.get("rows"))]
+            rows.append(row)
+        blocks.append(("table", headers, rows, aligns))
+    if study.get("command"):
+        blocks.append(("p", "Reproduce the study from its folder with:"))
+        blocks.append(("code", str(study["command"])))
+    return blocks
+
+
+def _effects_blocks(summary):
+    """Blocks: the effects table and the sentence about Holm adjustment."""
+    effects = [e for e in _rows(summary, "effects") if _est_ok(e)]
+    if not effects:
+        return []
+    holm = _holm_used(summary)
+    arms = _in_order(e.get("arm") for e in effects)
+    baseline = effects[0].get("baseline") or _study(summary).get("baseline") or "the baseline"
+    if holm:
+        words = (f"{len(arms)} arms are compared with {baseline}, so Holm adjustment was used: "
+                 "the Holm CI and Holm p columns are adjusted for the multiple comparisons "
+                 "(use them to judge significance); CI and p are the unadjusted values.")
+    else:
+        words = (f"One arm is compared with {baseline}, so no Holm adjustment was needed: the "
+                 "intervals and p-values are unadjusted.")
+    intro = ""
+    if _study(summary).get("design") == "duplicate":
+        intro = ("In a duplicate design each arm is a match; these rows compare a match's "
+                 "results (side 0 as written) with the baseline match on the same seeds. ")
+    intro += ("Each row is the difference arm minus baseline from the paired units; share "
+             "differences are in percentage points (pp). Relative is arm / baseline - 1. "
+             "Variance reduction is how many times fewer units the pairing needs than "
+             "independent samples. ")
+    has_rel = any(_est_ok(e.get("relative")) for e in effects)
+    headers = ["metric", "arm", "estimate", "95% CI"]
+    aligns = ["n", "n", "r", "r"]
+    if holm:
+        headers.append("Holm 95% CI")
+        aligns.append("r")
+    if has_rel:
+        headers.append("relative")
+        aligns.append("r")
+    ns = _in_order(e.get("n") for e in effects)
+    same_n = len(ns) == 1 and _ok(ns[0])
+    if same_n:
+        intro += f"Every row rests on n = {_int(ns[0])} paired {_unit_name(summary)}. "
+    else:
+        headers.append("n")
+        aligns.append("r")
+    headers.append("p")
+    aligns.append("r")
+    if holm:
+        headers.append("Holm p")
+        aligns.append("r")
+    headers += ["correlation", "var. reduction", "method"]
+    aligns += ["r", "r", "n"]
+    metrics = _in_order(e.get("metric") for e in effects)
+    rows = []
+    for metric in metrics:
+        kind = metric_kind(metric, summary)
+        group = [e for e in effects if e.get("metric") == metric]
+        d = _row_decimals(group, kind)
+        rel_d = _row_decimals([e.get("relative") for e in group], "share")
+        for e in group:
+            row = [metric, e.get("arm") or "", _point(e, kind, True, d),
+                   _ci(e, kind, True, decimals=d)]
+            if holm:
+                row.append(_ci(e, kind, True, "holm_ci_low", "holm_ci_high", decimals=d))
+            if has_rel:
+                rel = e.get("relative")
+                cell = _cell(rel, "share", True, rel_d)
+                row.append(" ".join(c for c in cell if c).replace(" pp", "%") if cell else "")
+            if not same_n:
+                row.append(_int(e.get("n")))
+            row.append(_fmt_p(e.get("p_value")))
+            if holm:
+                row.append(_fmt_p(e.get("holm_p")))
+            vr = e.get("variance_reduction")
+            row += [_fmt(e.get("correlation"), "ratio"), f"{vr:.1f}x" if _ok(vr) else "",
+                    e.get("method") or ""]
+            rows.append(row)
+    return [("p", intro + words), ("table", headers, rows, aligns)]
+
+
+def _wide_blocks(summary, key, intro):
+    """Blocks: a metric x arm table of the estimate objects in summary[key]."""
+    items = [r for r in _rows(summary, key) if _est_ok(r)]
+    if not items:
+        return []
+    arms = [a for a in _arm_names(summary) if any(r.get("arm") == a for r in items)]
+    arms += [a for a in _in_order(r.get("arm") for r in items) if a not in arms]
+    table = {(r.get("metric"), r.get("arm")): r for r in items}
+    metrics = _in_order(r.get("metric") for r in items)
+    rows = []
+    for metric in metrics:
+        kind = metric_kind(metric, summary)
+        methods = _in_order(table[(metric, a)].get("method") for a in arms
+                            if (metric, a) in table and table[(metric, a)].get("method"))
+        ns = _in_order(table[(metric, a)].get("n") for a in arms if (metric, a) in table)
+        n_text = _int(ns[0]) if len(ns) == 1 else ""
+        d = _row_decimals([table.get((metric, a)) for a in arms], kind)
+        rows.append([metric] + [_cell(table.get((metric, a)), kind, decimals=d) for a in arms]
+                    + [n_text, ", ".join(methods)])
+    headers = ["metric"] + arms + ["n", "method"]
+    aligns = ["n"] + ["r"] * len(arms) + ["r", "n"]
+    return [("p", intro), ("table", headers, rows, aligns)]
+
+
+def _matches_blocks(summary):
+    """Blocks: the duplicate matches."""
+    matches = _rows(summary, "matches")
+    if not matches:
+        return []
+    games = any(_est_ok(m.get("win_rate")) for m in matches)
+    penta = any(isinstance(m.get("pentanomial"), list) and m["pentanomial"] for m in matches)
+    los = any(_ok(m.get("los")) for m in matches)
+    tri = any(_ok(m.get("trinomial_variance_ratio")) for m in matches)
+    headers = ["arm", "a", "b", "points per deal"]
+    aligns = ["n", "n", "n", "r"]
+    if games:
+        headers += ["win rate", "Elo"]
+        aligns += ["r", "r"]
+    if penta:
+        headers.append("pentanomial 0 / ½ / 1 / 1½ / 2")
+        aligns.append("r")
+    if los:
+        headers.append("LOS")
+        aligns.append("r")
+    if tri:
+        headers.append("trinomial / pentanomial variance")
+        aligns.append("r")
+    headers.append("n")
+    aligns.append("r")
+    rows = []
+    for m in matches:
+        row = [m.get("arm") or "", m.get("a") or "", m.get("b") or "",
+               _cell(m.get("points_per_deal"), "points", True)]
+        if games:
+            row += [_cell(m.get("win_rate"), "share"), _cell(m.get("elo"), "elo", True)]
+        if penta:
+            counts = m.get("pentanomial")
+            row.append(" / ".join(_int(c) for c in counts) if isinstance(counts, list) else "")
+        if los:
+            row.append(_fmt_share_extreme(m.get("los")))
+        if tri:
+            ratio = m.get("trinomial_variance_ratio")
+            row.append(f"{ratio:.2f}" if _ok(ratio) else "")
+        ns = [(m.get(k) or {}).get("n") for k in ("win_rate", "points_per_deal")
+              if isinstance(m.get(k), dict)]
+        row.append(_int(next((x for x in ns if _ok(x)), None)))
+        rows.append(row)
+    unit = "game pairs" if games else "deal seeds"
+    intro = ("Lineup a (side 0 as written in the spec) against lineup b. Points per deal is "
+             "a's deal score minus b's, averaged over the rotations of each seed. ")
+    if games:
+        intro += ("The win rate counts a draw as half and comes from the game pairs "
+                  "(pentanomial); Elo transforms the win rate and its interval endpoints; "
+                  "the pentanomial counts are game pairs by a's total over the pair; LOS is "
+                  "the likelihood that a is stronger than b. ")
+    intro += f"n counts {unit}; intervals are 95%."
+    return [("p", intro), ("table", headers, rows, aligns)]
+
+
+def _balance_blocks(summary):
+    """Blocks: the balance metrics, one column per arm."""
+    balance = _rows(summary, "balance")
+    if not balance:
+        return []
+    arms = [b.get("arm") or "" for b in balance]
+    specs = []  # (label, function of a balance object -> cell)
+
+    def est(key, kind, diff=False):
+        return lambda b: _cell(b.get(key), kind, diff)
+
+    def quant(key):
+        def cell(b):
+            q = b.get(key)
+            if not isinstance(q, dict) or not all(_ok(q.get(k)) for k in ("p10", "p50", "p90")):
+                return ""
+            mean = f"mean {_fmt(q['mean'], 'count')}" if _ok(q.get("mean")) else ""
+            return (f"{_fmt(q['p10'], 'ratio').rstrip('0').rstrip('.')} / "
+                    f"{_fmt(q['p50'], 'ratio').rstrip('0').rstrip('.')} / "
+                    f"{_fmt(q['p90'], 'ratio').rstrip('0').rstrip('.')}", mean)
+        return cell
+
+    def reason(key):
+        return lambda b: (_fmt((b.get("end_reasons") or {}).get(key), "share")
+                          if isinstance(b.get("end_reasons"), dict) else "")
+
+    def leader(k):
+        def cell(b):
+            for row in b.get("leader_wins") or []:
+                if isinstance(row, dict) and row.get("k") == k:
+                    return _cell(row, "share")
+            return ""
+        return cell
+
+    def margin(b):
+        q = b.get("final_margin")
+        if not isinstance(q, dict) or not (_ok(q.get("mean")) or _ok(q.get("p50"))):
+            return ""
+        median = f"median {_fmt(q['p50'], 'points')}" if _ok(q.get("p50")) else ""
+        if _ok(q.get("mean")):
+            return (f"{_fmt(q['mean'], 'points')}", median)
+        return (median, "")
+
+    def count(key):
+        return lambda b: _int(b.get(key))
+
+    specs += [
+        ("first-player advantage (points per deal)", est("first_player_advantage", "points",
+                                                          True)),
+        ("first player's side wins the deal", est("first_player_deal_share", "share")),
+        ("first player's side wins the game", est("first_player_game_win_rate", "share")),
+        ("turns per deal p10 / p50 / p90", quant("turns")),
+        ("deals per game p10 / p50 / p90", quant("deals_per_game")),
+        ("deals ended by going out", reason("out")),
+        ("deals ended by the stock", reason("stock")),
+        ("lead changes per game", est("lead_changes_per_game", "count")),
+        ("comeback share (decided games)", est("comeback_share", "share")),
+    ]
+    specs += [(f"leader after deal {k} wins", leader(k)) for k in range(1, 5)]
+    specs += [("final margin, mean (points)", margin), ("drawn games", count("draws")),
+              ("cut-off games", count("cut"))]
+    rows = []
+    for label, fn in specs:
+        cells = [fn(b) for b in balance]
+        if any(c not in ("", None) and c != ("", "") for c in cells):
+            rows.append([label] + cells)
+    if not rows:
+        return []
+    games = any(isinstance(b.get("leader_wins"), list) and b["leader_wins"] for b in balance)
+    intro = ("How fair and how long the play is under each arm. The first player is the seat "
+             "left of the dealer; the first-player advantage is that side's deal score minus "
+             "the mean of the other sides. Intervals are 95% (the methods are listed under "
+             "Notes).")
+    if games:
+        intro += (" 'Leader after deal k wins' counts the games that lasted more than k deals "
+                  "and had a strict leader then.")
+    headers = ["metric"] + arms
+    return [("p", intro), ("table", headers, rows, ["n"] + ["r"] * len(arms))]
+
+
+def _sprt_blocks(summary):
+    """Blocks: the SPRT box."""
+    sprt = summary.get("sprt")
+    if not isinstance(sprt, dict):
+        return []
+    metric = sprt.get("metric")
+    kind = metric_kind(metric, summary) if metric else "points"
+    kv = []
+
+    def add(key, value):
+        if value not in (None, ""):
+            kv.append((key, value, False))
+
+    add("metric", metric)
+    if _ok(sprt.get("h0")) and _ok(sprt.get("h1")):
+        add("hypotheses", f"H0: {_fmt(sprt['h0'], kind, True)}, H1: "
+                          f"{_fmt(sprt['h1'], kind, True)}{_unit_words(kind)}")
+    if _ok(sprt.get("alpha")) or _ok(sprt.get("beta")):
+        add("error rates", ", ".join(t for t in (
+            f"alpha {sprt['alpha']:g}" if _ok(sprt.get("alpha")) else "",
+            f"beta {sprt['beta']:g}" if _ok(sprt.get("beta")) else "") if t))
+    if _ok(sprt.get("llr")):
+        bounds = ""
+        if _ok(sprt.get("lower")) and _ok(sprt.get("upper")):
+            bounds = (f" (bounds {_fmt(sprt['lower'], 'llr', True)} and "
+                      f"{_fmt(sprt['upper'], 'llr', True)})")
+        add("log-likelihood ratio", f"{_fmt(sprt['llr'], 'llr', True)}{bounds}")
+    decision = sprt.get("decision")
+    add("decision", {"H1": "H1 accepted", "H0": "H0 accepted",
+                     "undecided": "undecided"}.get(decision, decision))
+    if _ok(sprt.get("waves")):
+        add("waves", _int(sprt["waves"]))
+    if _ok(sprt.get("units")):
+        add(_unit_name(summary), _int(sprt["units"]))
+    if _est_ok(sprt.get("estimate")):
+        add("estimate at the stop", _words_est(sprt["estimate"], kind, True))
+    if isinstance(sprt.get("stopped_early"), bool):
+        add("stopped early", "yes" if sprt["stopped_early"] else "no")
+    inner = [("kv", kv)]
+    note = sprt.get("note")
+    if note:
+        inner.append(("p", str(note)))
+    elif sprt.get("stopped_early"):
+        inner.append(("p", "An estimate after an early stop is biased away from the bound "
+                           "that was crossed."))
+    return [("box", "", inner)]
+
+
+def _methods_of(objs) -> str:
+    """'method (words); ...' for the methods of some estimate objects ('' when none)."""
+    methods = _in_order(o.get("method") for o in objs if _est_ok(o) and o.get("method"))
+    return "; ".join(f"{m} ({METHOD_WORDS[m]})" if m in METHOD_WORDS else m for m in methods)
+
+
+def _all_estimates(summary):
+    """Every estimate object of the summary (for the methods glossary)."""
+    found = []
+    for key in ("effects", "means", "medians"):
+        found += _rows(summary, key)
+        if key == "effects":
+            found += [e.get("relative") for e in _rows(summary, key)
+                      if isinstance(e.get("relative"), dict)]
+    for m in _rows(summary, "matches"):
+        found += [m.get(k) for k in ("points_per_deal", "win_rate", "elo")
+                  if isinstance(m.get(k), dict)]
+    for b in _rows(summary, "balance"):
+        found += [v for v in b.values() if isinstance(v, dict)]
+        found += [r for r in (b.get("leader_wins") or []) if isinstance(r, dict)]
+    sprt = summary.get("sprt")
+    if isinstance(sprt, dict) and isinstance(sprt.get("estimate"), dict):
+        found.append(sprt["estimate"])
+    return [f for f in found if isinstance(f, dict)]
+
+
+def _caption(name, summary) -> str:
+    """What a plot shows and how its intervals were computed."""
+    holm = _holm_used(summary)
+    effect_methods = _methods_of(_rows(summary, "effects"))
+    if name == "forest":
+        adj = " (unadjusted; see the Holm columns of the table)" if holm else ""
+        return ("Forest plot: every effect (arm minus baseline) with its 95% confidence "
+                f"interval{adj}, one panel per metric in the metric's own unit (shares in "
+                "percentage points); the dashed line marks no change, and a filled marker "
+                "means the interval excludes zero."
+                + (f" Intervals: {effect_methods}." if effect_methods else ""))
+    if name.startswith("sweep-"):
+        param = name[len("sweep-"):]
+        return (f"Sweep over {param}: the effect of each swept value against the baseline on "
+                "the key metrics, with the unadjusted 95% confidence interval as a band; the "
+                "hollow marker is the baseline itself."
+                + (f" Intervals: {effect_methods}." if effect_methods else ""))
+    if name == "duration":
+        games = _study(summary).get("unit") == "game"
+        extra = " and deals per game (right)" if games else ""
+        share = "the share of deals (games) at each value" if games else \
+            "the share of deals at each value"
+        return ("Duration: the distribution of turns per deal" + extra + " for each arm, as "
+                f"{share}; from the study's histograms.")
+    if name == "leader-wins":
+        rows = [r for b in _rows(summary, "balance") for r in (b.get("leader_wins") or [])
+                if isinstance(r, dict)]
+        methods = _methods_of(rows)
+        return ("P(the strict leader after deal k wins the game) for k = 1..4, per arm, over "
+                "the games that lasted more than k deals and had a strict leader then; error "
+                "bars are 95% confidence intervals" + (f" ({methods})." if methods else "."))
+    if name == "matrix":
+        games = any(_est_ok(m.get("win_rate")) for m in _rows(summary, "matches"))
+        if games:
+            return ("Tournament matrix: each cell is the win rate of the row policy against "
+                    "the column policy (a draw counts half) with its 95% interval from the "
+                    "game pairs (pentanomial); * marks an interval that excludes 50%.")
+        return ("Tournament matrix: each cell is the row policy's points per deal against "
+                "the column policy with its 95% interval over deal seeds; * marks an interval "
+                "that excludes zero.")
+    return name
+
+
+def _plot_names(names):
+    """Plot names in report order."""
+    def rank(name):
+        for i, prefix in enumerate(_PLOT_ORDER):
+            if name == prefix or (prefix.endswith("-") and name.startswith(prefix)):
+                return i
+        return len(_PLOT_ORDER)
+    return sorted(names, key=lambda n: (rank(n), n))
+
+
+def _sections(summary, plots):
+    """The report as (title, blocks) sections; ``plots`` are the names of the plots."""
+    sections = [(None, [("p", _answer(summary))])]
+    sections.append(("Provenance", _provenance(summary)))
+    effects = _effects_blocks(summary)
+    if effects:
+        sections.append(("Effects against the baseline", effects))
+    means = _wide_blocks(summary, "means", "Each arm's mean of every metric with its 95% "
+                         "confidence interval in brackets; the method column says how it was "
+                         "computed (see Notes).")
+    if means:
+        sections.append(("Means per arm", means))
+    medians = _wide_blocks(summary, "medians", "Medians with exact distribution-free 95% "
+                           "intervals from binomial order statistics.")
+    if medians:
+        sections.append(("Medians per arm", medians))
+    matches = _matches_blocks(summary)
+    if matches:
+        sections.append(("Duplicate matches", matches))
+    balance = _balance_blocks(summary)
+    if balance:
+        sections.append(("Balance", balance))
+    sprt = _sprt_blocks(summary)
+    if sprt:
+        sections.append(("Sequential test (SPRT)", sprt))
+    notes = [str(n) for n in (summary.get("notes") or []) if n not in (None, "")]
+    methods = _in_order(o.get("method") for o in _all_estimates(summary)
+                        if _est_ok(o) and o.get("method"))
+    blocks = [("list", notes)] if notes else []
+    if methods:
+        blocks.append(("p", "How the 95% intervals were computed:"))
+        blocks.append(("list", [f"{m}: {METHOD_WORDS[m]}" if m in METHOD_WORDS else m
+                                for m in methods]))
+    if blocks:
+        sections.append(("Notes", blocks))
+    if plots:
+        sections.append(("Plots", [("figure", name, _caption(name, summary))
+                                   for name in _plot_names(plots)]))
+    return sections
+
+
+def _title(summary) -> str:
+    """The report's title."""
+    study = _study(summary)
+    name = study.get("name") or "study"
+    design, unit = study.get("design"), study.get("unit")
+    detail = ", ".join(x for x in (f"{design} design" if design else "",
+                                   f"{unit} study" if unit else "") if x)
+    return f"Study {name}" + (f" ({detail})" if detail else "")
+
+
+# --- Markdown ----------------------------------------------------------------------------------
+
+def _md_escape(text) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _md_cell(cell) -> str:
+    """A cell in Markdown: an estimate with its interval on one line."""
+    if isinstance(cell, tuple):
+        main, second = cell
+        if not second:
+            return _md_escape(main)
+        joined = f"{main} {second}" if second.startswith("[") else f"{main} ({second})"
+        return _md_escape(joined)
+    return _md_escape(cell)
+
+
+def _md_blocks(blocks, plot_files, out, quote=""):
+    """Append the Markdown lines of ``blocks`` to ``out``."""
+    for block in blocks:
+        kind = block[0]
+        if kind == "p":
+            out += [quote + block[1], quote]
+        elif kind == "code":
+            out += [quote + "```bash", quote + block[1], quote + "```", quote]
+        elif kind == "list":
+            out += [quote + f"- {item}" for item in block[1]] + [quote]
+        elif kind == "kv":
+            for key, value, mono in block[1]:
+                shown = f"`{value}`" if mono else value
+                out.append(quote + f"- **{key}**: {shown}")
+            out.append(quote)
+        elif kind == "table":
+            _, headers, rows, aligns = block
+            out.append(quote + "| " + " | ".join(_md_escape(h) for h in headers) + " |")
+            out.append(quote + "|" + "|".join("---:" if a == "r" else "---" for a in aligns)
+                       + "|")
+            for row in rows:
+                out.append(quote + "| " + " | ".join(_md_cell(c) for c in row) + " |")
+            out.append(quote)
+        elif kind == "box":
+            if block[1]:
+                out += [quote + f"> **{block[1]}**", quote + ">"]
+            _md_blocks(block[2], plot_files, out, quote + "> ")
+        elif kind == "figure":
+            name, caption = block[1], block[2]
+            path = plot_files.get(name)
+            if path:
+                out += [quote + f"![{name}]({path})", quote, quote + f"*{caption}*", quote]
+
+
+def render_markdown(summary: dict, plot_files: dict) -> str:
+    """The report in Markdown; ``plot_files`` maps plot name -> path relative to the report."""
+    plot_files = dict(plot_files or {})
+    out = [f"# {_title(summary)}", ""]
+    for title, blocks in _sections(summary, list(plot_files)):
+        if title:
+            out += [f"## {title}", ""]
+        _md_blocks(blocks, plot_files, out)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+# --- HTML --------------------------------------------------------------------------------------
+
+_CSS = """
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+       color: #1f2328; background: #fff; margin: 0; }
+main { max-width: 1200px; margin: 0 auto; padding: 24px 32px 48px; }
+h1 { font-size: 26px; margin: 8px 0 12px; }
+h2 { font-size: 19px; margin: 32px 0 10px; padding-bottom: 4px; border-bottom: 1px solid #d0d7de; }
+p.answer { font-size: 16px; background: #f6f8fa; border-left: 4px solid #0969da;
+           padding: 10px 14px; margin: 0 0 8px; }
+code, pre, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+                   font-size: 13px; }
+pre { background: #f6f8fa; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px 12px;
+      white-space: pre-wrap; word-break: break-all; }
+dl.kv { display: grid; grid-template-columns: max-content 1fr; gap: 2px 18px; margin: 0 0 12px; }
+dl.kv dt { color: #57606a; }
+dl.kv dd { margin: 0; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; margin: 6px 0 14px; }
+table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
+th, td { padding: 3px 9px; border-bottom: 1px solid #e5e8eb; vertical-align: top; }
+th { background: #f6f8fa; text-align: left; font-weight: 600; border-bottom: 2px solid #d0d7de; }
+th.r, td.r { text-align: right; }
+td.r, td.n { white-space: nowrap; }
+td.l { overflow-wrap: anywhere; }
+tr.group td { border-top: 1px solid #afb8c1; }
+td .ci { display: block; color: #57606a; font-size: 12px; }
+tbody tr:nth-child(even) td { background: #fbfcfd; }
+.box { border: 1px solid #d4a72c; background: #fff8c5; border-radius: 6px; padding: 6px 16px;
+       margin: 8px 0; }
+.box h3 { margin: 6px 0; font-size: 16px; }
+ul.notes li { margin: 3px 0; }
+nav.toc { font-size: 13px; color: #57606a; margin: 4px 0 0; }
+nav.toc a { color: #0969da; text-decoration: none; }
+figure { margin: 18px 0 28px; }
+figure img { max-width: 100%; height: auto; border: 1px solid #e5e8eb; }
+figcaption { color: #57606a; font-size: 13px; max-width: 900px; margin-top: 4px; }
+"""
+
+
+def _h(text) -> str:
+    """HTML-escaped text."""
+    return html.escape(str(text), quote=True)
+
+
+def _html_cell(cell, align) -> str:
+    """A <td>: an estimate and its interval on two lines."""
+    cls = f' class="{align}"' if align in ("r", "n", "l") else ""
+    if isinstance(cell, tuple):
+        main, ci = cell
+        inner = _h(main) + (f'<span class="ci">{_h(ci)}</span>' if ci else "")
+        return f"<td{cls}>{inner}</td>"
+    return f"<td{cls}>{_h(cell)}</td>"
+
+
+def _html_blocks(blocks, plot_pngs, out):
+    """Append the HTML of ``blocks`` to ``out``."""
+    for block in blocks:
+        kind = block[0]
+        if kind == "p":
+            out.append(f"<p>{_h(block[1])}</p>")
+        elif kind == "code":
+            out.append(f"<pre><code>{_h(block[1])}</code></pre>")
+        elif kind == "list":
+            out.append('<ul class="notes">' + "".join(f"<li>{_h(i)}</li>" for i in block[1])
+                       + "</ul>")
+        elif kind == "kv":
+            items = []
+            for key, value, mono in block[1]:
+                shown = f'<span class="mono">{_h(value)}</span>' if mono else _h(value)
+                items.append(f"<dt>{_h(key)}</dt><dd>{shown}</dd>")
+            out.append('<dl class="kv">' + "".join(items) + "</dl>")
+        elif kind == "table":
+            _, headers, rows, aligns = block
+            head = "".join(f'<th class="{"r" if a == "r" else "l"}">{_h(h)}</th>'
+                           for h, a in zip(headers, aligns))
+            body = []
+            previous = None
+            for row in rows:
+                group = ' class="group"' if previous is not None and row[0] != previous \
+                    and headers[:2] == ["metric", "arm"] else ""
+                previous = row[0]
+                body.append(f"<tr{group}>" + "".join(_html_cell(c, a)
+                                                     for c, a in zip(row, aligns)) + "</tr>")
+            out.append(f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>'
+                       + "".join(body) + "</tbody></table></div>")
+        elif kind == "box":
+            out.append('<div class="box">' + (f"<h3>{_h(block[1])}</h3>" if block[1] else ""))
+            _html_blocks(block[2], plot_pngs, out)
+            out.append("</div>")
+        elif kind == "figure":
+            name, caption = block[1], block[2]
+            png = plot_pngs.get(name)
+            if png:
+                data = base64.b64encode(png).decode("ascii")
+                out.append(f'<figure id="plot-{_h(name)}"><img alt="{_h(name)}" '
+                           f'src="data:image/png;base64,{data}">'
+                           f"<figcaption>{_h(caption)}</figcaption></figure>")
+
+
+def _slug(title) -> str:
+    """An HTML id for a section title."""
+    return re.sub(r"[^a-z0-9]+", "-", str(title).lower()).strip("-") or "section"
+
+
+def render_html(summary: dict, plot_pngs: dict) -> str:
+    """The report as one self-contained HTML page (inline CSS, PNGs as data URIs, no script)."""
+    plot_pngs = dict(plot_pngs or {})
+    title = _title(summary)
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_h(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>",
+           "<main>", f"<h1>{_h(title)}</h1>"]
+    sections = _sections(summary, list(plot_pngs))
+    links = [f'<a href="#{_slug(t)}">{_h(t)}</a>' for t, _ in sections if t]
+    for index, (section_title, blocks) in enumerate(sections):
+        if section_title:
+            out.append(f'<h2 id="{_slug(section_title)}">{_h(section_title)}</h2>')
+        if index == 0:
+            out.append(f'<p class="answer">{_h(blocks[0][1])}</p>')
+            _html_blocks(blocks[1:], plot_pngs, out)
+            if links:
+                out.append('<nav class="toc">' + " · ".join(links) + "</nav>")
+        else:
+            _html_blocks(blocks, plot_pngs, out)
+    out += ["</main>", "</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+# --- the terminal table ------------------------------------------------------------------------
+
+def _text_table(headers, rows, aligns, width=100) -> list:
+    """Lines of a plain-text table no wider than ``width`` (long left columns are cut)."""
+    cells = [None if row is None else [str(c) for c in row] for row in rows]
+    filled = [r for r in cells if r is not None]
+    widths = [max([len(h)] + [len(r[i]) for r in filled]) for i, h in enumerate(headers)]
+    gap = 2
+    while sum(widths) + gap * (len(widths) - 1) > width:
+        cuttable = [i for i, a in enumerate(aligns) if a == "l" and widths[i] > 6]
+        if not cuttable:
+            break
+        i = max(cuttable, key=lambda k: widths[k])
+        widths[i] -= 1
+
+    def fit(text, w, align):
+        if len(text) > w:
+            text = text[:max(w - 1, 0)] + "…"
+        return text.rjust(w) if align == "r" else text.ljust(w)
+
+    lines = ["  ".join(fit(h, w, a) for h, w, a in zip(headers, widths, aligns)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in cells:
+        if row is None:  # a blank line between groups
+            lines.append("")
+            continue
+        lines.append("  ".join(fit(c, w, a) for c, w, a in zip(row, widths, aligns)).rstrip())
+    return [line[:width] for line in lines]
+
+
+def main_table(summary: dict) -> str:
+    """The main results as plain text for a terminal (at most 100 columns).
+
+    crn: per arm against the baseline, the key metrics with estimate and 95% CI (and the
+    Holm-adjusted p when two or more arms are compared); duplicate: per match the points
+    per deal, the win rate and Elo with their intervals.
+    """
+    study = _study(summary)
+    head = _title(summary)
+    unit = _unit_name(summary)
+    planned = study.get("units_planned")
+    if _ok(planned):
+        head += f", {_int(planned)} {unit} planned per arm"
+    if study.get("baseline") and _rows(summary, "effects"):
+        head += f", baseline {study['baseline']}"
+    lines = [head[:100]]
+    matches = _rows(summary, "matches")
+    effects = [] if matches else [e for e in _rows(summary, "effects") if _est_ok(e)]
+    if matches:
+        games = any(_est_ok(m.get("win_rate")) for m in matches)
+        # the arm column only when its name says more than "<a>-vs-<b>"
+        named = any(m.get("arm") != f"{m.get('a')}-vs-{m.get('b')}" for m in matches)
+        headers = (["arm"] if named else []) + ["a", "b", "points per deal"]
+        aligns = (["l"] if named else []) + ["l", "l", "r"]
+        if games:
+            headers += ["win rate", "Elo"]
+            aligns += ["r", "r"]
+        rows = []
+        for m in matches:
+            row = ([m.get("arm") or ""] if named else []) + [
+                m.get("a") or "", m.get("b") or "",
+                _est_ci(m.get("points_per_deal"), "points", True)]
+            if games:
+                row += [_est_ci(m.get("win_rate"), "share"),
+                        _est_ci(m.get("elo"), "elo", True)]
+            rows.append(row)
+        lines += _text_table(headers, rows, aligns)
+        lines.append("a against b; 95% intervals in brackets"
+                     + (" (win rate and Elo from game pairs)" if games else ""))
+    if effects:
+        holm = _holm_used(summary)
+        headers = ["arm", "metric", "estimate", "95% CI", "p"]
+        aligns = ["l", "l", "r", "r", "r"]
+        if holm:
+            headers.append("Holm p")
+            aligns.append("r")
+        rows = []
+        for arm in _in_order(e.get("arm") for e in effects):
+            if rows:
+                rows.append(None)
+            mine = {e.get("metric"): e for e in effects if e.get("arm") == arm}
+            for metric in _key_metrics(summary, list(mine)):
+                e = mine[metric]
+                kind = metric_kind(metric, summary)
+                row = [arm, metric, _point(e, kind, True),
+                       "identical" if _identical(e) else _ci(e, kind, True),
+                       _fmt_p(e.get("p_value"))]
+                if holm:
+                    row.append(_fmt_p(e.get("holm_p")))
+                rows.append(row)
+        if matches:
+            lines.append("")
+        lines += _text_table(headers, rows, aligns)
+    if not matches and not effects:
+        means = [r for r in _rows(summary, "means") if _est_ok(r)]
+        rows = []
+        for arm in _in_order(r.get("arm") for r in means):
+            mine = {r.get("metric"): r for r in means if r.get("arm") == arm}
+            for metric in _key_metrics(summary, list(mine)):
+                kind = metric_kind(metric, summary)
+                rows.append([arm, metric, _point(mine[metric], kind),
+                             _ci(mine[metric], kind)])
+        if rows:
+            lines += _text_table(["arm", "metric", "mean", "95% CI"], rows,
+                                 ["l", "l", "r", "r"])
+        else:
+            lines.append("no estimates")
+    sprt = summary.get("sprt")
+    if isinstance(sprt, dict):
+        lines.append("")
+        lines.append(_wrap(_sprt_sentence(summary, sprt), 100))
+    return "\n".join(lines)
+
+
+def _wrap(text, width) -> str:
+    """``text`` wrapped at ``width`` columns."""
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
+# --- files -------------------------------------------------------------------------------------
+
+def _write_bytes(data: bytes, path) -> str:
+    """Write ``data`` to ``path`` atomically (a temporary file beside it, then os.replace)."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
+                               suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def write_report(summary: dict, folder) -> list:
+    """Write ``folder/report.md``, ``folder/report.html`` and ``folder/plots/*.png``.
+
+    Every file is written atomically.  Returns the paths written (plots first).
+    """
+    from canasta_sim.results import write_text
+    from canasta_sim.study.plots import make_plots
+
+    folder = os.fspath(folder)
+    pngs = make_plots(summary)
+    written = []
+    plot_files = {}
+    if pngs:
+        plot_dir = os.path.join(folder, "plots")
+        os.makedirs(plot_dir, exist_ok=True)
+        for name, data in pngs.items():
+            written.append(_write_bytes(data, os.path.join(plot_dir, f"{name}.png")))
+            plot_files[name] = f"plots/{name}.png"
+    written.append(write_text(render_markdown(summary, plot_files),
+                              os.path.join(folder, "report.md")))
+    written.append(write_text(render_html(summary, pngs), os.path.join(folder, "report.html")))
+    return written
+
+
+def estimate_text(obj, kind: str, diff: bool = False) -> str:
+    """'est [lo, hi]' of an estimate object in the unit of ``kind`` (for plot labels)."""
+    return _est_ci(obj, kind, diff)
