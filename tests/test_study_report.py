@@ -140,14 +140,18 @@ def _order(text, *needles):
 
 def test_sections_come_in_order(written):
     md, _ = _read(written["crn-deal"][1])
-    assert _order(md, "# Study rule-variants", "arm b3f changes", "## Provenance",
-                  "canasta-sim study run", "## Effects against the baseline", "## Means per arm",
-                  "## Medians per arm", "## Balance", "## Notes", "## Plots", "![forest]")
+    # what a reader looks for first; the long tables after; provenance last
+    assert _order(md, "# Study rule-variants", "arm b3f changes",
+                  "## Effects against the baseline", "## Plots", "![forest]", "## Balance",
+                  "## Every metric against the baseline", "## Means per arm",
+                  "## Medians per arm", "## Notes", "## Provenance", "canasta-sim study run")
     md, _ = _read(written["duplicate"][1])
-    assert _order(md, "# Study policy-tournament", "## Provenance", "## Duplicate matches",
-                  "## Balance", "## Notes", "## Plots")
-    md, _ = _read(written["sprt"][1])
-    assert _order(md, "## Effects", "## Balance", "## Sequential test", "## Notes", "## Plots")
+    assert _order(md, "# Study policy-tournament", "## Duplicate matches", "## Plots",
+                  "## Balance", "## Notes", "## Provenance")
+    assert "## Effects against the baseline" not in md
+    md, page = _read(written["sprt"][1])
+    assert _order(md, "## Sequential test", "## Effects", "## Plots", "## Balance", "## Notes")
+    assert "<details><summary>" in page
 
 
 def test_crn_key_numbers_and_holm(written):

@@ -72,7 +72,7 @@ METHOD_WORDS = {
     "bootstrap-bca": "BCa bootstrap over blocks of consecutive units",
     "sprt-normal": "the sequential test's normal approximation of the paired units",
 }
-_PLOT_ORDER = ("forest", "sweep-", "matrix", "duration", "leader-wins")
+_PLOT_ORDER = ("matrix", "sweep-", "forest", "duration", "leader-wins")
 _MISSING = "–"
 
 
@@ -614,9 +614,11 @@ def _provenance(summary):
     return blocks
 
 
-def _effects_blocks(summary):
-    """Blocks: the effects table and the sentence about Holm adjustment."""
-    effects = [e for e in _rows(summary, "effects") if _est_ok(e)]
+def _effects_blocks(summary, only=None):
+    """Blocks: the effects table (of the metrics ``only``, default all) and the sentence
+    about Holm adjustment."""
+    effects = [e for e in _rows(summary, "effects") if _est_ok(e)
+               and (only is None or e.get("metric") in only)]
     if not effects:
         return []
     holm = _holm_used(summary)
@@ -974,31 +976,53 @@ def _plot_names(names):
     return sorted(names, key=lambda n: (rank(n), n))
 
 
+def _key_effect_metrics(summary) -> list:
+    """The metrics of the key effects table (crn designs): study.key_metrics or KEY_METRICS."""
+    available = _in_order(e.get("metric") for e in _rows(summary, "effects"))
+    return _key_metrics(summary, available, limit=8)
+
+
 def _sections(summary, plots):
-    """The report as (title, blocks) sections; ``plots`` are the names of the plots."""
+    """The report as (title, blocks) sections; ``plots`` are the names of the plots.
+
+    What a reader looks for comes first (the answer, the test, the matches, the key
+    effects, the plots, the balance); the long tables of every metric are folded away
+    ("details" blocks: <details> in HTML, a sub-heading in Markdown), provenance last.
+    """
+    duplicate = _study(summary).get("design") == "duplicate"
     sections = [(None, [("p", _answer(summary))])]
-    sections.append(("Provenance", _provenance(summary)))
-    effects = _effects_blocks(summary)
-    if effects:
-        sections.append(("Effects against the baseline", effects))
+    sprt = _sprt_blocks(summary)
+    if sprt:
+        sections.append(("Sequential test (SPRT)", sprt))
+    matches = _matches_blocks(summary)
+    if matches:
+        sections.append(("Duplicate matches", matches))
+    if not duplicate:
+        key = _effects_blocks(summary, _key_effect_metrics(summary))
+        if key:
+            sections.append(("Effects against the baseline", key))
+    if plots:
+        sections.append(("Plots", [("figure", name, _caption(name, summary))
+                                   for name in _plot_names(plots)]))
+    balance = _balance_blocks(summary)
+    if balance:
+        sections.append(("Balance", balance))
+    every = _effects_blocks(summary)
+    if every:
+        title = ("Every metric against the baseline match" if duplicate
+                 else "Every metric against the baseline")
+        sections.append((title, [("details", f"{len(_rows(summary, 'effects'))} effects: "
+                                  "show the table", every)]))
     means = _wide_blocks(summary, "means", "Each arm's mean of every metric with its 95% "
                          "confidence interval in brackets; the method column says how it was "
                          "computed (see Notes).")
     if means:
-        sections.append(("Means per arm", means))
+        sections.append(("Means per arm", [("details", "every metric: show the table",
+                                            means)]))
     medians = _wide_blocks(summary, "medians", "Medians with exact distribution-free 95% "
                            "intervals from binomial order statistics.")
     if medians:
         sections.append(("Medians per arm", medians))
-    matches = _matches_blocks(summary)
-    if matches:
-        sections.append(("Duplicate matches", matches))
-    balance = _balance_blocks(summary)
-    if balance:
-        sections.append(("Balance", balance))
-    sprt = _sprt_blocks(summary)
-    if sprt:
-        sections.append(("Sequential test (SPRT)", sprt))
     notes = [str(n) for n in (summary.get("notes") or []) if n not in (None, "")]
     methods = _in_order(o.get("method") for o in _all_estimates(summary)
                         if _est_ok(o) and o.get("method"))
@@ -1009,9 +1033,7 @@ def _sections(summary, plots):
                                 for m in methods]))
     if blocks:
         sections.append(("Notes", blocks))
-    if plots:
-        sections.append(("Plots", [("figure", name, _caption(name, summary))
-                                   for name in _plot_names(plots)]))
+    sections.append(("Provenance", _provenance(summary)))
     return sections
 
 
@@ -1070,6 +1092,8 @@ def _md_blocks(blocks, plot_files, out, quote=""):
             if block[1]:
                 out += [quote + f"> **{block[1]}**", quote + ">"]
             _md_blocks(block[2], plot_files, out, quote + "> ")
+        elif kind == "details":
+            _md_blocks(block[2], plot_files, out, quote)
         elif kind == "figure":
             name, caption = block[1], block[2]
             path = plot_files.get(name)
@@ -1126,6 +1150,7 @@ nav.toc a { color: #0969da; text-decoration: none; }
 figure { margin: 18px 0 28px; }
 figure img { max-width: 100%; height: auto; border: 1px solid #e5e8eb; }
 figcaption { color: #57606a; font-size: 13px; max-width: 900px; margin-top: 4px; }
+details > summary { cursor: pointer; color: #0969da; margin: 4px 0 8px; }
 """
 
 
@@ -1179,6 +1204,10 @@ def _html_blocks(blocks, plot_pngs, out):
             out.append('<div class="box">' + (f"<h3>{_h(block[1])}</h3>" if block[1] else ""))
             _html_blocks(block[2], plot_pngs, out)
             out.append("</div>")
+        elif kind == "details":
+            out.append(f"<details><summary>{_h(block[1])}</summary>")
+            _html_blocks(block[2], plot_pngs, out)
+            out.append("</details>")
         elif kind == "figure":
             name, caption = block[1], block[2]
             png = plot_pngs.get(name)
