@@ -14,10 +14,25 @@ import pytest
 from scipy.stats import binom, norm, poisson
 
 from canasta_sim.study import stats
-from canasta_sim.study.stats import (Z95, Effect, Estimate, MatchStats, PairedSums, Sprt,
-                                     elo_from_score, histogram_summary, holm, holm_intervals,
-                                     normal_interval, proportion, quantile, sprt_bounds,
-                                     sprt_decision, sprt_llr, wilson)
+from canasta_sim.study.stats import (
+    Z95,
+    Effect,
+    Estimate,
+    MatchStats,
+    PairedSums,
+    Sprt,
+    elo_from_score,
+    histogram_summary,
+    holm,
+    holm_intervals,
+    normal_interval,
+    proportion,
+    quantile,
+    sprt_bounds,
+    sprt_decision,
+    sprt_llr,
+    wilson,
+)
 
 REPS = 2000
 BAND = (0.93, 0.97)
@@ -417,7 +432,7 @@ def naive_order_interval(total, q, level):
     """Brute force over all (l, u): the largest l and smallest u whose tails are <= a/2."""
     half = (1 - level) / 2
     pmf = binom.pmf(np.arange(total + 1), total, q)
-    low = max([l for l in range(1, total + 1) if pmf[:l].sum() <= half + 1e-12], default=0)
+    low = max([k for k in range(1, total + 1) if pmf[:k].sum() <= half + 1e-12], default=0)
     high = min([u for u in range(1, total + 1) if pmf[u:].sum() <= half + 1e-12],
                default=total + 1)
     return low, high

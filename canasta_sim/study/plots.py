@@ -18,6 +18,8 @@ from __future__ import annotations
 import io
 import math
 
+from canasta_sim.study.report import _in_order
+
 __all__ = ["make_plots"]
 
 DPI = 100
@@ -51,13 +53,6 @@ def _rows(summary, key):
     return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
 
 
-def _in_order(values):
-    """Unique values in first-seen order."""
-    seen = []
-    for value in values:
-        if value not in seen:
-            seen.append(value)
-    return seen
 
 
 def _arm_colors(summary):

@@ -18,7 +18,6 @@ import html
 import math
 import os
 import re
-import tempfile
 
 __all__ = ["write_report", "main_table", "render_markdown", "render_html", "metric_kind",
            "metric_label", "metric_unit", "estimate_text"]
@@ -1371,22 +1370,10 @@ def _wrap(text, width) -> str:
 # --- files -------------------------------------------------------------------------------------
 
 def _write_bytes(data: bytes, path) -> str:
-    """Write ``data`` to ``path`` atomically (a temporary file beside it, then os.replace)."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                               suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    """Write ``data`` to ``path`` atomically (canasta_sim.study.store.write_atomically)."""
+    from canasta_sim.study.store import write_atomically
+
+    return write_atomically(path, lambda handle: handle.write(data))
 
 
 def write_report(summary: dict, folder) -> list:

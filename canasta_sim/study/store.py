@@ -232,20 +232,30 @@ def write_shard(folder: StudyDir, key: ShardKey, tables: dict) -> None:
     order = [k for k in tables if k != "data"] + ["data"]
     for kind in order:
         path = folder.shard_path(key, kind)
-        directory = os.path.dirname(path)
-        os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=_TEMP_PREFIX, suffix=".tmp")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_atomically(path, lambda handle, t=tables[kind]: pq.write_table(
+            t, handle, compression="zstd"), prefix=_TEMP_PREFIX)
+
+
+def write_atomically(path, write, prefix=None) -> str:
+    """Write a file through ``write(handle)`` into a hidden temporary file beside ``path``
+    (one descriptor, binary) and move it into place; on any error nothing is left."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp",
+                               prefix=prefix or f".{os.path.basename(path)}.")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
         try:
-            with os.fdopen(fd, "wb") as handle:
-                pq.write_table(tables[kind], handle, compression="zstd")
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
-            raise
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+    return path
 
 
 def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int) -> Optional[dict]:
