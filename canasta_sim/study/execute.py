@@ -316,10 +316,9 @@ class Runner:
         """Play every missing shard (or stop early on an SPRT decision); returns run info."""
         from canasta_sim.study.summary import SprtTracker
 
-        total = sum(self.units_of(k) for i, k in enumerate(all_shards(self.spec))
-                    if in_slice(i, self.part))
-        done_units = sum(self.units_of(k) for k in self.done
-                         if in_slice(all_shards(self.spec).index(k), self.part))
+        mine = [k for i, k in enumerate(all_shards(self.spec)) if in_slice(i, self.part)]
+        total = sum(self.units_of(k) for k in mine)
+        done_units = sum(self.units_of(k) for k in mine if k in self.done)
         tracker = SprtTracker(self.spec, self.folder) if self.spec.sprt else None
         todo = self.todo()
         if tracker is not None:
