@@ -151,7 +151,7 @@ _WARM = "from canasta_sim.warm import warm; warm()"
 def compile_cold() -> float:
     """Seconds for a fresh process to compile every kernel with an empty numba cache."""
     with tempfile.TemporaryDirectory(prefix="canasta-sim-cold-") as folder:
-        return _python(_WARM, env={**os.environ, "NUMBA_CACHE_DIR": folder})
+        return _python(_WARM, env={**os.environ, "CANASTA_SIM_CACHE_DIR": folder})
 
 
 def first_deal_cached() -> float:

@@ -1,12 +1,9 @@
 """canasta-sim: a numba-based Canasta simulation engine.
 
 Public names: :func:`simulate`, :class:`RuleSet`, :func:`parse_rules`, ``__version__``.
-Heavy modules (numpy, pyarrow, numba) load only when first needed.
+Heavy modules (numpy, pyarrow, numba) load only when first needed.  Importing the package
+changes nothing in the process: numba's settings are left alone (see canasta_sim._cache).
 """
-from canasta_sim._cache import configure_numba_cache
-
-configure_numba_cache()  # must run before anything imports numba
-
 try:
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as _version

@@ -64,30 +64,35 @@ class _Group(click.Group):
             _fail(exc.format_message(), exc.exit_code)
         except BrokenPipeError:
             _quiet_broken_pipe()
+        except OSError as exc:
+            _fail(_os_error_line(exc))
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-def _interrupt(signum, frame):
-    """A signal handler that stops the run the way Ctrl-C does."""
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
 def _stop_on_signals():
-    """SIGTERM and SIGHUP stop a run like Ctrl-C: temporary files are removed, exit 130.
+    """Ctrl-C, SIGTERM and SIGHUP stop a run: temporary files are removed, exit 130.
 
-    Only in the main thread (signal handlers cannot be installed elsewhere), and only
-    where the signal exists (SIGHUP is POSIX).
+    The signal is also remembered (canasta_sim._signals), so one that arrives while the
+    kernels load or compile is never lost.
     """
-    import signal
-    import threading
+    from canasta_sim import _signals
 
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _interrupt)
+    _signals.install()
+
+
+def _os_error_line(exc: OSError) -> str:
+    """One line for an operating-system error (a full disk, a closed stdout, ...)."""
+    import errno
+
+    what = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC:
+        fix = "accepted: a folder (or stdout) on a disk with room for the output"
+    else:
+        fix = "accepted: a writable file or folder (see docs/errors.md)"
+    target = f"cannot write {exc.filename!r}" if exc.filename else "cannot write the output"
+    return f"{target}: {what}: {fix}"
 
 
 def _quiet_broken_pipe():
@@ -187,7 +192,7 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
                                   first_deal=first_deal, games=games, first_game=first_game)
     plan = points[0][0]
     progress = not quiet and sys.stderr.isatty()
-    _ready_kernels(progress)
+    _ready_kernels(games is not None)
     start = time.perf_counter()
     tables = runner.iter_sweep_tables(points, chunk_size, progress, threads)
     if games is None:
@@ -200,17 +205,16 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
         click.echo(summary.line(paths, time.perf_counter() - start))
 
 
-def _ready_kernels(show):
-    """Load (or, the first time on a machine, compile) the kernels before the clock starts,
-    so the speed in the summary is the simulation's own; ``show`` says so on stderr."""
-    from canasta_sim.warm import warm_play_deals
+def _ready_kernels(games=False):
+    """Load (or, the first time on a machine, compile) the kernels a run needs, in the main
+    thread and before the clock starts, so the speed in the summary is the simulation's own
+    and Ctrl-C during a compile stops the run.  The compile line on stderr comes from the
+    cache (canasta_sim._cache)."""
+    from canasta_sim import _signals
+    from canasta_sim.warm import warm_play_deals, warm_play_games
 
-    if show:
-        click.echo("canasta-sim: loading the kernels (the first run on a machine compiles them, "
-                   "about 100 s)...", err=True, nl=False)
-    seconds = warm_play_deals()
-    if show:
-        click.echo(f" ready in {seconds:.1f} s", err=True)
+    (warm_play_games if games else warm_play_deals)()
+    _signals.check()
 
 
 class _Summary:
@@ -450,20 +454,61 @@ def strength(policies, games, seed, rules, threads, csv_path):
 
 @cli.command()
 def warm():
-    """Compile every kernel now (or load it from the on-disk cache) and say how long it took.
+    """Compile every kernel now (or load it from the on-disk cache) and say which it did.
 
-    The first run on a machine compiles the kernels, about 100 s on two cores; the
-    machine code is cached per version of the kernel sources, so later processes
-    load it in about a second. Run this once after installing, e.g. in a container
-    build or before a batch of jobs.
+    The first run on a machine compiles the kernels, about 100-400 s on two cores; the
+    machine code is cached per version of the kernel sources (the same for every
+    install of them), so later processes load it in about a second. Run this once
+    after installing, e.g. in a container build or before a batch of jobs. The cache:
+    'canasta-sim cache info', docs/install.md.
     """
-    from canasta_sim._cache import configure_numba_cache
+    from canasta_sim import _cache, _signals
     from canasta_sim.warm import warm as warm_all
 
-    folder = configure_numba_cache()
-    for name, seconds in warm_all().items():
-        click.echo(f"{name}: ready in {seconds:.1f} s")
-    click.echo(f"cache: {folder}")
+    for name, ready in warm_all().items():
+        verb = "compiled" if ready.how == "compiled" else "loaded from the cache"
+        click.echo(f"{name}: {verb} in {ready.seconds:.1f} s")
+    _signals.check()
+    folder = _cache.active_folder()
+    click.echo(f"cache: {folder}" if folder else f"cache: none ({_cache.STATE['reason']})")
+
+
+@cli.group(cls=click.Group)
+def cache():
+    """Show or remove the compiled kernels kept on disk (docs/install.md)."""
+
+
+@cache.command("info")
+def cache_info():
+    """Print the cache folder of this version and every cached version with its size.
+
+    The folder is $CANASTA_SIM_CACHE_DIR if set, else $XDG_CACHE_HOME/canasta-sim or
+    ~/.cache/canasta-sim; one numba-<hash> folder per version of the kernel sources.
+    """
+    from canasta_sim import _cache
+
+    current = _cache.numba_cache_dir()
+    click.echo(f"cache root: {_cache.cache_root()}")
+    click.echo(f"this version: {current}"
+               + ("" if current.is_dir() else " (not compiled yet)"))
+    folders = _cache.cache_folders()
+    for folder, files, size in folders:
+        mark = "*" if folder == current else " "
+        click.echo(f"{mark} {folder.name}  {files} files  {size / 1e6:.1f} MB")
+    if not folders:
+        click.echo("no cached kernels")
+
+
+@cache.command("clear")
+def cache_clear():
+    """Remove every cached version of the kernels (the next run compiles them again)."""
+    from canasta_sim import _cache
+
+    removed = _cache.clear_cache()
+    for folder in removed:
+        click.echo(f"removed {folder}")
+    if not removed:
+        click.echo(f"nothing to remove under {_cache.cache_root()}")
 
 
 @cli.command()

@@ -120,16 +120,13 @@ def test_cache_dir_follows_kernel_sources(tmp_path, monkeypatch):
     assert first == _cache.kernels_hash(tmp_path) and len(first) == 12
     (tmp_path / "b.py").write_text("y = 3\n")
     assert _cache.kernels_hash(tmp_path) != first
+    monkeypatch.delenv(_cache.ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     folder = _cache.numba_cache_dir()
     assert folder.parent == tmp_path / "cache" / "canasta-sim"
     assert folder.name == "numba-" + _cache.kernels_hash(_cache.kernels_dir())
-
-
-def test_numba_cache_dir_is_set():
-    import canasta_sim  # noqa: F401  (sets it on import)
-
-    assert os.environ.get("NUMBA_CACHE_DIR")
+    monkeypatch.setenv(_cache.ENV, str(tmp_path / "mine"))
+    assert _cache.numba_cache_dir().parent == tmp_path / "mine"
 
 
 # --- with the engine (needs kernels/engine.py) ---------------------------------------------

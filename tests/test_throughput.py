@@ -102,7 +102,7 @@ def test_cli_quiet_and_threads_change_nothing(tmp_path):
 def test_warm_command_reports_every_kernel():
     result = CliRunner().invoke(cli, ["warm"])
     assert result.exit_code == 0, result.output
-    for name in ("play_deals_nb", "trace_deal_nb", "deal_only_nb", "play_games_nb", "cache:"):
+    for name in ("play_deals_nb:", "trace_deal_nb:", "deal_only_nb:", "play_games_nb:", "cache:"):
         assert name in result.output
 
 
