@@ -1,8 +1,10 @@
 """Results as Arrow tables and Parquet files, each carrying how it was made (STYLE.md 9).
 
 One row per deal.  The kernels fill an int64 array laid out by
-``canasta_sim.kernels.layout``; :func:`results_table` names and narrows its
-columns.  :func:`write_parquet` writes atomically: a file either appears whole or
+``canasta_sim.kernels.layout``; :func:`results_table` names its columns.  Every integer
+column is int64 (pandas arithmetic on it does not wrap; Parquet's encodings keep the
+files as small as narrow types would), every flag a bool; :func:`to_pandas` keeps the
+null columns of missing sides and seats as integers.  :func:`write_parquet` writes atomically: a file either appears whole or
 not at all.
 """
 from __future__ import annotations
@@ -21,23 +23,24 @@ from canasta_sim.kernels import layout
 META_PREFIX = "canasta_sim."
 END_REASONS = ("out", "stock")  # indexed by layout.END_OUT / layout.END_STOCK
 
+INT = pa.int64()  # the type of every integer column (wide: arithmetic must not wrap)
+
 # (column, layout column, Arrow type) of the deal-level columns taken from the kernel output
 DEAL_COLUMNS = (
-    ("dealer", layout.COL_DEALER, pa.int8()),
+    ("dealer", layout.COL_DEALER, INT),
     ("end_reason", layout.COL_END_REASON, None),  # dictionary string, see _end_reason
-    ("out_seat", layout.COL_OUT_SEAT, pa.int8()),
+    ("out_seat", layout.COL_OUT_SEAT, INT),
     ("concealed", layout.COL_CONCEALED, pa.bool_()),
-    ("turns", layout.COL_TURNS, pa.int16()),
-    ("stock_left", layout.COL_STOCK_LEFT, pa.int16()),
-    ("upcards_turned", layout.COL_UPCARDS, pa.int8()),
+    ("turns", layout.COL_TURNS, INT),
+    ("stock_left", layout.COL_STOCK_LEFT, INT),
+    ("upcards_turned", layout.COL_UPCARDS, INT),
 )
 
 # Arrow type of each per-side field of layout.SIDE_FIELDS
 SIDE_TYPES = {
-    "score": pa.int32(), "melds": pa.int32(), "natural": pa.int8(), "mixed": pa.int8(),
-    "canasta_bonus": pa.int32(), "red3": pa.int8(), "red3_dealt": pa.int8(),
-    "red3_points": pa.int32(), "out_bonus": pa.int32(), "hand": pa.int32(),
-    "melded": pa.bool_(), "pile_takes": pa.int16(),
+    "score": INT, "melds": INT, "natural": INT, "mixed": INT, "canasta_bonus": INT,
+    "red3": INT, "red3_dealt": INT, "red3_points": INT, "out_bonus": INT, "hand": INT,
+    "melded": pa.bool_(), "pile_takes": INT,
 }
 assert set(SIDE_TYPES) == set(layout.SIDE_FIELDS)
 
@@ -59,7 +62,7 @@ def _end_reason(codes: np.ndarray) -> pa.DictionaryArray:
 
 
 def _narrow(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
-    """An int64 column as ``arrow_type`` (bool: nonzero), failing loudly on overflow."""
+    """An int64 column as ``arrow_type`` (bool: nonzero)."""
     if arrow_type == pa.bool_():
         return pa.array(values != 0)
     return pa.array(values, type=arrow_type)  # safe cast: overflow raises
@@ -157,16 +160,17 @@ def results_table(out, first_deal, seed, rules, names, scores_before=None, metad
 
 
 def game_deals_table(out, extras, seed, rules, names, metadata):
-    """The per-deal table of a games run: ``game``, ``deal`` (0, 1, ... within the game),
-    ``s{k}_cum_before`` (R58), then the columns of :func:`results_table`."""
+    """The per-deal table of a games run: ``game``, ``deal_in_game`` (0, 1, ... within the
+    game; a deals run's ``deal`` is a global index instead), ``s{k}_cum_before`` (R58),
+    then the columns of :func:`results_table` after ``deal``."""
     n = out.shape[0]
-    columns = {"game": pa.array(extras[:, layout.D_GAME]),
-               "deal": pa.array(extras[:, layout.D_DEAL_IN_GAME].astype(np.int16))}
+    columns = {"game": pa.array(extras[:, layout.D_GAME].astype(np.int64)),
+               "deal_in_game": pa.array(extras[:, layout.D_DEAL_IN_GAME].astype(np.int64))}
     columns.update(_how_columns(seed, rules, names, n))
     for side in range(layout.MAX_SIDES):
         columns[f"s{side}_cum_before"] = (
-            pa.array(extras[:, layout.D_CUM_BEFORE + side].astype(np.int32))
-            if side < rules.num_sides else pa.nulls(n, pa.int32()))
+            pa.array(extras[:, layout.D_CUM_BEFORE + side].astype(np.int64))
+            if side < rules.num_sides else pa.nulls(n, INT))
     columns.update(_deal_columns(out, rules))
     return pa.table(columns).replace_schema_metadata(metadata)
 
@@ -178,17 +182,36 @@ def games_table(games_out, first_game, seed, rules, names, metadata):
     n = games_out.shape[0]
     columns = {"game": pa.array(np.arange(first_game, first_game + n, dtype=np.int64))}
     columns.update(_how_columns(seed, rules, names, n))
-    columns["winner"] = pa.array(games_out[:, layout.G_WINNER].astype(np.int8))
+    columns["winner"] = pa.array(games_out[:, layout.G_WINNER].astype(np.int64))
     columns["ended"] = pa.DictionaryArray.from_arrays(
         pa.array(games_out[:, layout.G_ENDED], type=pa.int8()),
         pa.array(list(layout.GAME_ENDINGS)))
-    columns["deals"] = pa.array(games_out[:, layout.G_DEALS].astype(np.int16))
-    columns["first_dealer"] = pa.array(games_out[:, layout.G_FIRST_DEALER].astype(np.int8))
+    columns["deals"] = pa.array(games_out[:, layout.G_DEALS].astype(np.int64))
+    columns["first_dealer"] = pa.array(games_out[:, layout.G_FIRST_DEALER].astype(np.int64))
     for side in range(layout.MAX_SIDES):
         columns[f"s{side}_final"] = (
-            pa.array(games_out[:, layout.G_FINAL + side].astype(np.int32))
-            if side < rules.num_sides else pa.nulls(n, pa.int32()))
+            pa.array(games_out[:, layout.G_FINAL + side].astype(np.int64))
+            if side < rules.num_sides else pa.nulls(n, INT))
     return pa.table(columns).replace_schema_metadata(metadata)
+
+
+def pandas_types(arrow_type):
+    """The pandas dtype for an Arrow type in :func:`to_pandas`: nullable Int64 for integers,
+    nullable boolean for flags, None (pyarrow's default) for the rest."""
+    import pandas as pd
+
+    if pa.types.is_integer(arrow_type):
+        return pd.Int64Dtype()
+    if pa.types.is_boolean(arrow_type):
+        return pd.BooleanDtype()
+    return None
+
+
+def to_pandas(table):
+    """``table.to_pandas()`` with integer columns kept as integers even where they hold
+    nulls (the sides and seats a rule set does not have): pandas ``Int64`` and ``boolean``.
+    The same as ``table.to_pandas(types_mapper=canasta_sim.results.pandas_types)``."""
+    return table.to_pandas(types_mapper=pandas_types)
 
 
 # --------------------------------------------------------------------------------------------

@@ -39,9 +39,11 @@ def test_results_table_columns_and_types():
     assert pa.types.is_dictionary(table["rules"].type)
     assert table["rules"][0].as_py() == "six-player-3x2"
     assert table["policy_1"][0].as_py() == "random"
-    assert table["s2_score"].type == pa.int32() and table["s2_score"][0].as_py() == 300
+    assert table["s2_score"].type == pa.int64() and table["s2_score"][0].as_py() == 300
     assert table["s0_melded"].type == pa.bool_()
-    assert table["dealer"].type == pa.int8() and table["turns"].type == pa.int16()
+    assert table["dealer"].type == pa.int64() and table["turns"].type == pa.int64()
+    integers = [f.name for f in table.schema if pa.types.is_integer(f.type)]
+    assert all(table.schema.field(c).type == pa.int64() for c in integers)
     meta = table.schema.metadata
     for key in ("canasta_sim.rules", "canasta_sim.seed", "canasta_sim.policies",
                 "canasta_sim.scores_before", "canasta_sim.version", "numba.version",
