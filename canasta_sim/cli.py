@@ -28,6 +28,7 @@ POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy') or one
                  "careful, rush, builder, expert (parameters: README, Policies).")
 SCORES_HELP = ("Each side's cumulative score before the deal, comma-separated, one per side "
                "(sets the initial-meld minimum, R27), e.g. '1500,-20'. Default: all 0.")
+DEFAULT_OUT = os.path.join("results", "run.parquet")
 SEED_HELP = "Master seed, 0..2**63-1; deal i of seed S is always the same deal, e.g. 42."
 
 
@@ -65,6 +66,7 @@ class _Group(click.Group):
         except BrokenPipeError:
             _quiet_broken_pipe()
         except OSError as exc:
+            _silence_stdout()
             _fail(_os_error_line(exc))
         if not standalone_mode:
             return rv
@@ -95,13 +97,18 @@ def _os_error_line(exc: OSError) -> str:
     return f"{target}: {what}: {fix}"
 
 
-def _quiet_broken_pipe():
-    """A reader closed stdout (``| head``): stop quietly."""
+def _silence_stdout():
+    """Point stdout at /dev/null, so the flush at exit cannot fail again after an error."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass
+
+
+def _quiet_broken_pipe():
+    """A reader closed stdout (``| head``): stop quietly."""
+    _silence_stdout()
     sys.exit(0)
 
 
@@ -135,10 +142,10 @@ def cli():
 @click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
 @click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
 @click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
-@click.option("--out", "-o", default=os.path.join("results", "run.parquet"),
-              show_default=True, type=click.Path(dir_okay=False),
-              help="Parquet file to write (its directory must exist); replaced atomically, "
-                   "e.g. --out results/classic.parquet.")
+@click.option("--out", "-o", default=DEFAULT_OUT, show_default=True,
+              help="Parquet file to write, its name ending in .parquet; replaced atomically. "
+                   "Its folder must exist, except the default folder results/, which is "
+                   "created. E.g. --out results/classic.parquet.")
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads playing deals (default: every core of the machine); never "
                    "changes the results, e.g. --threads 1.")
@@ -183,14 +190,19 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
     if deals is None and games is None:
         deals = 10000
     paths = [out] if games is None else [out, results.deals_path(out)]
-    for path in paths:
-        results.check_writable(path)
+    if out != DEFAULT_OUT:
+        for path in paths:
+            results.check_writable(path, suffix=".parquet")
     if chunk_size is not None:
         runner.check_chunk_size(chunk_size)
     threads = runner.check_threads(threads)
     points = runner.prepare_sweep(sweep, deals, seed, rules, policies, scores,
                                   first_deal=first_deal, games=games, first_game=first_game)
     plan = points[0][0]
+    if out == DEFAULT_OUT:
+        _make_default_folder(os.path.dirname(DEFAULT_OUT))
+        for path in paths:
+            results.check_writable(path, suffix=".parquet")
     progress = not quiet and sys.stderr.isatty()
     _ready_kernels(games is not None)
     start = time.perf_counter()
@@ -203,6 +215,15 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
         summary = _GameSummary(plan.rules.num_sides)
         results.write_parquets(summary.watch(tables), paths)
         click.echo(summary.line(paths, time.perf_counter() - start))
+
+
+def _make_default_folder(folder):
+    """Create the default output folder (results/) if missing, or say how to fix it."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"cannot create the default output folder {folder!r}: {exc.strerror}; "
+                       "accepted: run from a writable folder or give --out PATH.parquet") from None
 
 
 def _ready_kernels(games=False):
@@ -338,11 +359,32 @@ def replay(seed, deal_range, game_range, rules, policies, scores, pretty):
         scores_before = tuple(plan.scores_before[:plan.rules.num_sides].tolist())
         events = trace.trace_events(plan.rules, plan.seed, first, end, names, scores_before)
     lines = trace.pretty_event_lines(events) if pretty else trace.event_lines(events)
+    _write_lines(lines)
+
+
+def _write_lines(lines):
+    """Write text lines to stdout: a reader that stops early (``| head -1``) ends the run
+    quietly with status 0; a closed or full stdout is a one-line error (exit 2)."""
+    import errno
+
+    if sys.stdout is None:
+        raise BadInput("standard output is closed: accepted: an open stdout, e.g. "
+                       "'> traces.jsonl' or '| less'")
     write = sys.stdout.write
-    for line in lines:
-        write(line)
-        write("\n")
-    sys.stdout.flush()
+    try:
+        for line in lines:
+            write(line)
+            write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            _quiet_broken_pipe()
+        _silence_stdout()
+        reason = exc.strerror or str(exc)
+        raise BadInput(f"cannot write to standard output: {reason}: accepted: a stdout that "
+                       "takes the output (a file on a disk with room, a pipe, a terminal)") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -436,7 +478,7 @@ def strength(policies, games, seed, rules, threads, csv_path):
     threads = runner.check_threads(threads)
     if csv_path:
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
-        results.check_writable(csv_path)
+        results.check_writable(csv_path, suffix=".csv")
     click.echo(f"rules {parse_rules(rules).canonical()}, seed {seed}, {games} games per pair")
     click.echo(strength_mod.HEADER)
     matches = strength_mod.play_all(names, games, seed, rules, threads, say=click.echo)
@@ -561,7 +603,7 @@ def bench(deals, repeat, warmup, policies, rules, seed, threads, check, sample, 
         policy_registry.parse_policies(name, num_players)
     if csv_path:
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
-        results.check_writable(csv_path)
+        results.check_writable(csv_path, suffix=".csv")
     opts = suite.Options(deals=deals, repeat=repeat, warmup=warmup, policies=names,
                          rules=rules, seed=seed, threads=threads or 0, check=check,
                          sample=sample, cold=cold, target=target, csv=csv_path)

@@ -218,34 +218,88 @@ def to_pandas(table):
 # Parquet
 # --------------------------------------------------------------------------------------------
 
-def check_writable(path) -> str:
-    """BadInput unless a file can be created at ``path``; call before a long run. Returns path."""
+_TEMP_SUFFIX = ".tmp"
+_TEMP_ROOM = 40  # characters a temporary name adds to the file name: ".<name>.<pid>.<random>.tmp"
+
+
+def check_writable(path, suffix=None) -> str:
+    """BadInput unless a regular file can be created at ``path`` (and, if given, its name
+    ends in ``suffix``); call before a long run.  Returns the path."""
+    import errno
+    import stat
+
     path = os.fspath(path)
+    example = f"results/run{suffix or '.parquet'}"
     if not path.strip() or path.endswith(os.sep):
-        raise BadInput(f"cannot write {path!r}: accepted: a file path such as "
-                       "results/run.parquet")
+        raise BadInput(f"cannot write {path!r}: accepted: a file path such as {example}")
+    if "\0" in path:
+        raise BadInput(f"cannot write {path!r}: it holds a NUL character; accepted: a file "
+                       f"path such as {example}")
     parent = os.path.dirname(os.path.abspath(path))
     shown = os.path.dirname(path) or "."
-    if os.path.isdir(path):
+    if suffix is not None and not path.lower().endswith(suffix):
+        kind = "Parquet" if suffix == ".parquet" else suffix.lstrip(".").upper()
+        raise BadInput(f"cannot write {path!r}: the output is {kind}; accepted: a file name "
+                       f"ending in {suffix}, e.g. {example}")
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise BadInput(f"cannot write {path!r}: the name is too long; accepted: a file "
+                           f"name of at most {_name_max(parent) - _TEMP_ROOM} characters") from None
+        info = None
+    if info is not None and stat.S_ISDIR(info.st_mode):
         raise BadInput(f"cannot write {path!r}: it is a directory; accepted: a file path "
-                       "such as results/run.parquet")
+                       f"such as {example}")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        kind = ("a FIFO" if stat.S_ISFIFO(info.st_mode) else "a socket"
+                if stat.S_ISSOCK(info.st_mode) else "a device")
+        raise BadInput(f"cannot write {path!r}: it is {kind}; accepted: a regular file path "
+                       f"such as {example}")
     if not os.path.exists(parent):
-        raise BadInput(f"cannot write {path!r}: directory {shown!r} does not exist")
+        raise BadInput(f"cannot write {path!r}: directory {shown!r} does not exist; accepted: "
+                       f"a path in an existing folder (create it: mkdir -p {shown})")
     if not os.path.isdir(parent):
         raise BadInput(f"cannot write {path!r}: {shown!r} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise BadInput(f"cannot write {path!r}: directory {shown!r} is not writable")
-    if os.path.exists(path) and not os.access(path, os.W_OK):
+    if info is not None and not os.access(path, os.W_OK):
         raise BadInput(f"cannot write {path!r}: the file exists and is not writable")
+    most = _name_max(parent) - _TEMP_ROOM
+    if len(os.path.basename(path).encode()) > most:
+        raise BadInput(f"cannot write {path!r}: the file name is too long; accepted: a file "
+                       f"name of at most {most} bytes")
+    if len(os.path.abspath(path).encode()) + _TEMP_ROOM > _path_max(parent):
+        raise BadInput(f"cannot write {path!r}: the path is too long; accepted: a path of at "
+                       f"most {_path_max(parent) - _TEMP_ROOM} bytes")
     return path
+
+
+def _name_max(folder) -> int:
+    """The longest file name the folder's file system takes (255 if unknown)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _path_max(folder) -> int:
+    """The longest path the folder's file system takes (4096 if unknown)."""
+    try:
+        return os.pathconf(folder, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 4096
 
 
 def write_parquet(table_or_batches, path) -> str:
     """Write a table, or an iterable of tables / record batches of one schema, to ``path``.
 
     zstd-compressed; each table of a stream becomes (at least) one row group.  Written
-    to a temporary file in the same directory and moved into place with ``os.replace``,
-    so no partial file is left on any error or KeyboardInterrupt.  Returns the path.
+    through one descriptor to a new temporary file in the same directory, then moved into
+    place with ``os.replace``, so no partial file is left on any error, KeyboardInterrupt
+    or signal.  Returns the path.
     """
     if isinstance(table_or_batches, pa.Table):
         table_or_batches = [table_or_batches]
@@ -255,35 +309,62 @@ def write_parquet(table_or_batches, path) -> str:
 def write_parquets(parts, paths) -> list:
     """Write a stream of tuples of tables, one table per path, to the Parquet ``paths``.
 
-    Every file is written to a temporary file first; only when the whole stream is
-    written are they moved into place, the last path first, so the first file (a games
-    table) never appears without the others.  If a move fails, the files already moved
-    are removed: an error leaves none of the new files behind (a file they replaced is
-    gone, as with any failed overwrite).
+    Every file is written to a temporary file first (created with O_EXCL in the target
+    folder and written through the descriptor that created it); only when the whole
+    stream is written are they moved into place, the last path first, so the first file
+    (a games table) never appears without the others.  If a move fails, the files
+    already moved are removed: an error leaves none of the new files behind (a file they
+    replaced is gone, as with any failed overwrite).  A full disk or another write error
+    becomes a one-line BadInput naming the file.
     """
+    from canasta_sim import _signals
+
     paths = [check_writable(p) for p in paths]
-    temps = [_temp_beside(p) for p in paths]
+    for p in paths:
+        remove_stale_temps(p)
+    temps = []
     writers = [None] * len(paths)
     try:
+        temps = [_temp_beside(p) for p in paths]
         for part in parts:
             for k, table in enumerate(part):
                 if isinstance(table, pa.RecordBatch):
                     table = pa.Table.from_batches([table])
                 if writers[k] is None:
-                    writers[k] = pq.ParquetWriter(temps[k], table.schema, compression="zstd")
+                    writers[k] = pq.ParquetWriter(temps[k][0], table.schema,
+                                                  compression="zstd")
                 writers[k].write_table(table)
         if any(w is None for w in writers):
             raise BadInput("nothing to write: the result stream was empty")
         for w in writers:
             w.close()
-        _move_all(temps, paths)
-    except BaseException:
+        for handle, _ in temps:
+            handle.flush()
+            os.fchmod(handle.fileno(), 0o666 & ~_umask())  # mkstemp makes 0600
+            handle.close()
+        _signals.check()
+        _move_all([name for _, name in temps], paths)
+    except BaseException as exc:
         for w in writers:
             _close_quietly(w)
-        for tmp in temps:
-            _remove_quietly(tmp)
+        for handle, name in temps:
+            _close_quietly(handle)
+            _remove_quietly(name)
+        if isinstance(exc, OSError):
+            raise _write_error(exc, paths) from None
         raise
     return paths
+
+
+def _write_error(exc: OSError, paths) -> BadInput:
+    """A one-line BadInput for an OSError met while writing ``paths``."""
+    import errno
+
+    reason = exc.strerror or str(exc).splitlines()[0]
+    if exc.errno == errno.ENOSPC or "No space left" in str(exc):
+        return BadInput(f"cannot write {paths[0]!r}: no space left on the device; accepted: an "
+                        "output folder on a disk with room for the file (nothing was written)")
+    return BadInput(f"cannot write {paths[0]!r}: {reason} (nothing was written)")
 
 
 def _move_all(temps, paths):
@@ -292,7 +373,6 @@ def _move_all(temps, paths):
     moved = []
     try:
         for tmp, path in reversed(list(zip(temps, paths))):
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
             os.replace(tmp, path)
             moved.append(path)
     except BaseException:
@@ -302,30 +382,77 @@ def _move_all(temps, paths):
 
 
 def write_text(text: str, path) -> str:
-    """Write ``text`` to ``path`` atomically (a temporary file, then ``os.replace``)."""
+    """Write ``text`` to ``path`` atomically: through one descriptor to a temporary file in
+    the same folder, then ``os.replace``."""
     path = check_writable(path)
-    tmp = _temp_beside(path)
+    remove_stale_temps(path)
+    handle, tmp = _temp_beside(path)
     try:
-        with open(tmp, "w", newline="") as handle:
-            handle.write(text)
+        handle.write(text.encode())
+        handle.flush()
+        os.fchmod(handle.fileno(), 0o666 & ~_umask())
+        handle.close()
         _move_all([tmp], [path])
-    except BaseException:
+    except BaseException as exc:
+        _close_quietly(handle)
         _remove_quietly(tmp)
+        if isinstance(exc, OSError):
+            raise _write_error(exc, [path]) from None
         raise
     return path
 
 
-def _temp_beside(path) -> str:
-    """A new empty temporary file in the directory of ``path``."""
+def _temp_prefix(path) -> str:
+    """The start of the temporary names for ``path``: ``.<name>.``."""
+    return f".{os.path.basename(path)}."
+
+
+def _temp_beside(path):
+    """(binary file object, name) of a new temporary file in the folder of ``path``, named
+    ``.<name>.<pid>.<random>.tmp`` and created with O_EXCL (never through a symlink)."""
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                               suffix=".tmp")
-    os.close(fd)
-    return tmp
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f"{_temp_prefix(path)}{os.getpid()}.",
+                               suffix=_TEMP_SUFFIX)
+    return os.fdopen(fd, "wb", buffering=1 << 20), tmp
+
+
+def remove_stale_temps(path) -> list:
+    """Remove the temporary files of earlier runs to ``path`` whose process is gone (a
+    ``kill -9`` leaves them); returns the names removed.  Files of a live process stay."""
+    import re
+
+    directory = os.path.dirname(os.path.abspath(path))
+    pattern = re.compile(re.escape(_temp_prefix(path)) + r"(\d+)\.[A-Za-z0-9_]+"
+                         + re.escape(_TEMP_SUFFIX))
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        _remove_quietly(os.path.join(directory, name))
+        removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """True if a process ``pid`` exists (or may: no permission to ask)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def _close_quietly(writer):
-    """Close a ParquetWriter (if any), ignoring errors."""
+    """Close a ParquetWriter or file (if any), ignoring errors."""
     if writer is not None:
         try:
             writer.close()

@@ -575,9 +575,22 @@ def parse_rules_file(path) -> RuleSet:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise BadInput(f"rule file {path!r} is {kind}: accepted are a preset name, a "
+                       "canonical string or a regular .toml file")
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"rule file {path!r} is not UTF-8 text (byte {exc.start}): accepted: a "
+                       "UTF-8 .toml file") from None
     except FileNotFoundError:
         raise BadInput(f"rule file {path!r} does not exist: accepted are a preset name, a "
                        "canonical string or an existing .toml file") from None
