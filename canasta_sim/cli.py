@@ -21,11 +21,12 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >
 RULES_HELP = ("Rule set: a preset (classic, two-player, three-player, six-player, "
               "six-player-3x2, seed-a, seed-b), a canonical string such as "
               "'classic(black_three_freezes=true,hand_size=13)', or a .toml file with "
-              "preset = \"...\" and knob = value lines (knob names: RULES.md 3.1).")
+              "preset = \"...\" and knob = value lines (knobs: docs/knobs.md).")
 POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy') or one name per "
                  "seat, comma-separated ('expert,careful,expert,careful'); a name may set "
                  "parameters: 'careful(freeze_at=8,wild_hold=2)'. Accepted: random, greedy, "
-                 "careful, rush, builder, expert (parameters: README, Policies).")
+                 "careful, rush, builder, expert (parameters: canasta-sim policies, "
+                 "docs/policies.md).")
 SCORES_HELP = ("Each side's cumulative score before the deal, comma-separated, one per side "
                "(sets the initial-meld minimum, R27), e.g. '1500,-20'. Default: all 0.")
 DEFAULT_OUT = os.path.join("results", "run.parquet")
@@ -116,7 +117,7 @@ def _quiet_broken_pipe():
 @click.version_option(__version__, "--version", prog_name=PROG,
                       message="%(prog)s %(version)s")
 def cli():
-    """Simulate Canasta deals fast and reproducibly (rules: RULES.md).
+    """Simulate Canasta deals fast and reproducibly (rules: docs/rules.md).
 
     \b
     Examples:
@@ -319,9 +320,10 @@ class _GameSummary:
 @click.option("--pretty", is_flag=True,
               help="Readable text instead of JSON Lines.")
 def replay(seed, deal_range, game_range, rules, policies, scores, pretty):
-    """Print deals A..B-1 (or the deals of games A..B-1) move by move as a trace (TRACE.md).
+    """Print deals A..B-1 (or the deals of games A..B-1) move by move as a trace.
 
-    JSON Lines by default, one event per line; --pretty for readable text.
+    JSON Lines by default, one event per line (the format: docs/trace.md); --pretty for
+    readable text. Check traces with 'canasta-sim audit'.
 
     A trace shows every card that moved: the deal, red threes, draws, takes, melds,
     discards and the score. Deal i here is exactly row deal == i of a 'simulate' run
@@ -384,7 +386,78 @@ def _write_lines(lines):
         _silence_stdout()
         reason = exc.strerror or str(exc)
         raise BadInput(f"cannot write to standard output: {reason}: accepted: a stdout that "
-                       "takes the output (a file on a disk with room, a pipe, a terminal)") from None
+                       "takes the output (a file on a disk with room, a pipe, a terminal)"
+                       ) from None
+
+
+# --------------------------------------------------------------------------------------------
+# audit
+# --------------------------------------------------------------------------------------------
+
+@cli.command()
+@click.argument("traces", nargs=-1, required=True, metavar="TRACE.jsonl...")
+def audit(traces):
+    """Check traces without trusting the engine: card by card and score by score.
+
+    Reads JSON Lines traces (docs/trace.md; '-' for stdin), replays every deal with
+    canasta-sim's own checker (canasta_sim/audit.py, which never calls the kernels)
+    and prints one line per problem: cards that come from where they are not, cards
+    that appear or vanish (R2), melds and hands against the score (R54-R56) and the
+    canasta counts (R23); then 'deals=N problems=P'. Exit status 0 if there are no
+    problems, 1 if there are, 2 for a file that cannot be read.
+
+    \b
+    Examples:
+      canasta-sim replay --seed 7 --deals 0:1000 > traces.jsonl
+      canasta-sim audit traces.jsonl
+      canasta-sim replay --seed 7 --deals 0:10 | canasta-sim audit -
+    """
+    from canasta_sim.audit import audit_stream, read_deals
+
+    deals = problems = 0
+    for name in traces:
+        for number, problem in audit_stream(_counted(read_deals(_read_lines(name), name))):
+            problems += 1
+            click.echo(f"{name}: deal={number} {problem}")
+        deals += _counted.last
+    click.echo(f"deals={deals} problems={problems}")
+    sys.exit(1 if problems else 0)
+
+
+def _counted(items):
+    """Yield ``items``, leaving their number in ``_counted.last``."""
+    _counted.last = 0
+    for item in items:
+        _counted.last += 1
+        yield item
+
+
+_counted.last = 0
+
+
+def _read_lines(name):
+    """The lines of a text file, or of stdin for '-'; BadInput for one that cannot be read."""
+    import stat
+
+    if name == "-":
+        yield from sys.stdin
+        return
+    try:
+        mode = os.stat(name).st_mode
+    except OSError as exc:
+        raise BadInput(f"cannot read trace {name!r}: {exc.strerror}: accepted: an existing "
+                       "JSON Lines file or '-' for stdin") from None
+    if stat.S_ISDIR(mode):
+        raise BadInput(f"cannot read trace {name!r}: it is a directory: accepted: a JSON "
+                       "Lines file or '-' for stdin")
+    try:
+        with open(name, encoding="utf-8") as handle:
+            yield from handle
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"trace {name!r} is not UTF-8 text (byte {exc.start}): accepted: a JSON "
+                       "Lines file (docs/trace.md)") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read trace {name!r}: {exc.strerror}") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -409,8 +482,8 @@ def rules_list():
 @rules.command("show")
 @click.argument("rule_set", metavar="NAME|STRING|FILE", default="classic")
 def rules_show(rule_set):
-    """Print every knob of a rule set with its value; '*' marks values that differ from
-    classic.
+    """Print every knob of a rule set with its value and what it means; '*' marks values
+    that differ from classic. Every knob's accepted values and sources: docs/knobs.md.
 
     \b
     Examples:
@@ -418,17 +491,36 @@ def rules_show(rule_set):
       canasta-sim rules show 'classic(wild_ratio_rule=le,hand_size=13)'
       canasta-sim rules show my-rules.toml
     """
-    from canasta_sim.rules import KNOBS, parse_rules, preset_rules
+    from canasta_sim.rules import KNOB_DOCS, KNOBS, parse_rules, preset_rules
 
     chosen = parse_rules(rule_set)
     classic = preset_rules("classic")
     click.echo(f"rule set: {chosen.canonical()}")
     width = max(len(name) for name in KNOBS)
-    for name, knob in KNOBS.items():
-        value = getattr(chosen, name)
-        mark = "*" if value != getattr(classic, name) else " "
-        click.echo(f"{mark} {name:{width}}  {knob.format(value)}")
-    click.echo("(* differs from classic; knobs: RULES.md 3.1)")
+    values = {name: knob.format(getattr(chosen, name)) for name, knob in KNOBS.items()}
+    value_width = min(max(len(v) for v in values.values()), 30)
+    for name in KNOBS:
+        mark = "*" if getattr(chosen, name) != getattr(classic, name) else " "
+        click.echo(f"{mark} {name:{width}}  {values[name]:{value_width}}  "
+                   f"{KNOB_DOCS[name].meaning}")
+    click.echo("(* differs from classic; every knob's values and sources: docs/knobs.md)")
+
+
+# --------------------------------------------------------------------------------------------
+# policies
+# --------------------------------------------------------------------------------------------
+
+@cli.command("policies")
+def policies_cmd():
+    """List the policies with their parameters, defaults and accepted ranges.
+
+    Set parameters per seat: --policies 'expert,careful(freeze_at=12),expert,careful'.
+    How each policy plays: docs/policies.md.
+    """
+    from canasta_sim.policies import describe
+
+    for line in describe():
+        click.echo(line)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Deal traces in the JSON Lines format of TRACE.md, and a readable view of them.
+"""Deal traces in the JSON Lines format of docs/trace.md, and a readable view of them.
 
 The kernel records every deal it plays into an integer event buffer
 (``kernels/trace_buf.py``) when tracing is on; this module only decodes that
@@ -49,7 +49,7 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1):
 
 
 def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
-    """The TRACE.md events (dicts) of one traced deal, start to score."""
+    """The docs/trace.md events (dicts) of one traced deal, start to score."""
     rules = plan.rules
     events = []
     pos = 0
@@ -110,7 +110,7 @@ def _take_event(seat, pile_n, n_melds, cards) -> dict:
 
 
 def score_event(row, num_sides: int) -> dict:
-    """The score line of TRACE.md, from the kernel's result row."""
+    """The score line of docs/trace.md, from the kernel's result row."""
     sides = []
     for k in range(num_sides):
         base = layout.SIDE_BASE + layout.SIDE_STRIDE * k
@@ -154,7 +154,7 @@ def game_trace_events(rules="classic", seed=0, first=0, last=1,
 
 
 def event_lines(event_lists) -> Iterator[str]:
-    """JSON Lines (TRACE.md), one event per string, from lists of events."""
+    """JSON Lines (docs/trace.md), one event per string, from lists of events."""
     for events in event_lists:
         for ev in events:
             yield json.dumps(ev, separators=(",", ":"))
@@ -162,7 +162,7 @@ def event_lines(event_lists) -> Iterator[str]:
 
 def trace_lines(rules="classic", seed=0, first=0, last=1, policies="greedy",
                 scores_before=None) -> Iterator[str]:
-    """JSON Lines (TRACE.md) of deals first..last-1, one event per string."""
+    """JSON Lines (docs/trace.md) of deals first..last-1, one event per string."""
     return event_lines(trace_events(rules, seed, first, last, policies, scores_before))
 
 
