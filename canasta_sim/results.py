@@ -5,8 +5,7 @@ One row per deal.  The kernels fill an int64 array laid out by
 column is int64 (pandas arithmetic on it does not wrap; Parquet's encodings keep the
 files as small as narrow types would), every flag a bool; :func:`to_pandas` keeps the
 null columns of missing sides and seats as integers.  :func:`write_parquet` writes
-atomically: a file either appears whole or
-not at all.
+atomically: a file either appears whole or not at all.
 """
 from __future__ import annotations
 

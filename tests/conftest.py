@@ -23,3 +23,15 @@ def warm_kernels():
     warm()
     elapsed = time.perf_counter() - start
     print(f"\nkernels ready in {elapsed:.1f} s")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say plainly, even without ``-rs``, which tests were skipped because something outside
+    the repository (the external referee or spec) is missing."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    external = [r for r in skipped if "external" in str(getattr(r, "longrepr", ""))]
+    if external:
+        reason = str(external[0].longrepr[-1]) if isinstance(external[0].longrepr, tuple) \
+            else str(external[0].longrepr)
+        terminalreporter.write_line(
+            f"{len(external)} tests skipped: {reason.removeprefix('Skipped: ')}")
