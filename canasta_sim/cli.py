@@ -571,6 +571,7 @@ def strength(policies, games, seed, rules, threads, csv_path):
     if csv_path:
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
         results.check_writable(csv_path, suffix=".csv")
+    _ready_kernels(games=True)
     click.echo(f"rules {parse_rules(rules).canonical()}, seed {seed}, {games} games per pair")
     click.echo(strength_mod.HEADER)
     matches = strength_mod.play_all(names, games, seed, rules, threads, say=click.echo)
