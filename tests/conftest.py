@@ -27,11 +27,14 @@ def warm_kernels():
 
 def pytest_terminal_summary(terminalreporter):
     """Say plainly, even without ``-rs``, which tests were skipped because something outside
-    the repository (the external referee or spec) is missing."""
-    skipped = terminalreporter.stats.get("skipped", [])
-    external = [r for r in skipped if "external" in str(getattr(r, "longrepr", ""))]
-    if external:
-        reason = str(external[0].longrepr[-1]) if isinstance(external[0].longrepr, tuple) \
-            else str(external[0].longrepr)
-        terminalreporter.write_line(
-            f"{len(external)} tests skipped: {reason.removeprefix('Skipped: ')}")
+    the repository (the external referee or spec) is missing: one line per reason."""
+    from collections import Counter
+
+    reasons = Counter()
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = str(longrepr[-1]) if isinstance(longrepr, tuple) else str(longrepr)
+        if "external" in reason:
+            reasons[reason.removeprefix("Skipped: ")] += 1
+    for reason, count in reasons.items():
+        terminalreporter.write_line(f"{count} tests skipped: {reason}")
