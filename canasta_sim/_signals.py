@@ -31,6 +31,11 @@ def install():
             signal.signal(getattr(signal, name), interrupt)
 
 
+def reset():
+    """Forget the signals received (the end of a command run in-process)."""
+    _received.clear()
+
+
 def check():
     """KeyboardInterrupt if a stop signal arrived since :func:`install` (even one whose
     first KeyboardInterrupt was lost)."""

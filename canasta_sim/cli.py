@@ -67,8 +67,16 @@ class _Group(click.Group):
         except BrokenPipeError:
             _quiet_broken_pipe()
         except OSError as exc:
+            if _signals_received():
+                _fail("interrupted", 130)
             _silence_stdout()
             _fail(_os_error_line(exc))
+        except Exception:
+            if _signals_received():  # a library turned the interrupt into another error
+                _fail("interrupted", 130)
+            raise
+        finally:
+            _reset_signals()
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
@@ -83,6 +91,24 @@ def _stop_on_signals():
     from canasta_sim import _signals
 
     _signals.install()
+
+
+def _reset_signals():
+    """Forget the signals of this command (the next in-process command starts clean)."""
+    from canasta_sim import _signals
+
+    _signals.reset()
+
+
+def _signals_received() -> bool:
+    """True if Ctrl-C, SIGTERM or SIGHUP arrived during this command."""
+    from canasta_sim import _signals
+
+    try:
+        _signals.check()
+    except KeyboardInterrupt:
+        return True
+    return False
 
 
 def _os_error_line(exc: OSError) -> str:

@@ -186,3 +186,42 @@ def test_replay_into_a_closed_stdout():
     assert done.stderr.strip().splitlines() == [
         "canasta-sim: error: standard output is closed: accepted: an open stdout, e.g. "
         "'> traces.jsonl' or '| less'"]
+
+
+def test_a_swallowed_interrupt_still_stops_the_run(tmp_path, monkeypatch):
+    """Point 7: a Ctrl-C whose KeyboardInterrupt is lost inside a library while the kernels
+    load (as numba sometimes does) still stops the run before anything is written."""
+    from canasta_sim import _signals, warm
+
+    monkeypatch.setattr(_signals, "_received", [])     # never leak into later tests
+    real = warm.warm_play_deals
+
+    def swallowing():
+        try:
+            _signals.interrupt(signal.SIGINT, None)
+        except BaseException:  # noqa: BLE001 - what the library did
+            pass
+        return real()
+    monkeypatch.setattr(warm, "warm_play_deals", swallowing)
+    out = tmp_path / "x.parquet"
+    result = _runner().invoke(cli, ["simulate", "--deals", "5", "--out", str(out)])
+    assert result.exit_code == 130
+    assert result.stderr.strip().splitlines()[-1] == "canasta-sim: error: interrupted"
+    assert os.listdir(tmp_path) == []
+
+
+def test_an_interrupt_turned_into_another_error_is_still_an_interrupt(tmp_path, monkeypatch):
+    from canasta_sim import _signals, warm
+
+    monkeypatch.setattr(_signals, "_received", [])
+    def converting():
+        try:
+            _signals.interrupt(signal.SIGTERM, None)
+        except KeyboardInterrupt as exc:
+            raise RuntimeError("compilation failed") from exc
+    monkeypatch.setattr(warm, "warm_play_deals", converting)
+    result = _runner().invoke(cli, ["simulate", "--deals", "5", "--out",
+                                    str(tmp_path / "x.parquet")])
+    assert result.exit_code == 130 and "Traceback" not in result.stderr
+    assert os.listdir(tmp_path) == []
+    assert _signals._received == []                    # reset at the end of the command

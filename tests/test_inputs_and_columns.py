@@ -10,7 +10,6 @@ from canasta_sim import runner
 from canasta_sim.errors import BadInput
 from canasta_sim.policies import PARAMS, REGISTRY, parse_one
 
-
 # --- point 9: sizes ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, fragment", [
