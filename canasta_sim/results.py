@@ -325,7 +325,8 @@ def write_parquets(parts, paths) -> list:
     temps = []
     writers = [None] * len(paths)
     try:
-        temps = [_temp_beside(p) for p in paths]
+        for p in paths:
+            temps.append(_temp_beside(p))
         for part in parts:
             for k, table in enumerate(part):
                 if isinstance(table, pa.RecordBatch):

@@ -99,6 +99,33 @@ def test_full_disk_is_one_line_and_leaves_nothing(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 200 kB tmpfs (needs the right to mount, e.g. root in a container; else skipped)."""
+    folder = tmp_path / "small"
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(folder)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({done.stderr.strip()[:80]}): the "
+                    "full-disk case is covered by test_full_disk_is_one_line_and_leaves_nothing")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def test_a_really_full_disk(small_disk):
+    out = small_disk / "x.parquet"
+    done = subprocess.run(CLI + ["simulate", "--deals", "20000", "--out", str(out)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"canasta-sim: error: cannot write {str(out)!r}: no space left on the device; "
+        "accepted: an output folder on a disk with room for the file (nothing was written)"]
+    assert os.listdir(small_disk) == []
+
+
 def test_temporary_file_is_written_through_its_descriptor(tmp_path, monkeypatch):
     """The temporary file is never reopened by name: ParquetWriter gets a file object."""
     seen = []
