@@ -5,6 +5,7 @@ and exit status 2, before any deal is played and without leaving a file.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -47,6 +48,8 @@ class _Group(click.Group):
              **extra):
         """Run the command line; turn BadInput and usage errors into one-line errors."""
         _stop_on_signals()
+        if sys.stdout is None:
+            _fail(_CLOSED_STDOUT)
         try:
             rv = super().main(args, prog_name or PROG, complete_var, standalone_mode=False,
                               **extra)
@@ -81,6 +84,31 @@ class _Group(click.Group):
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    def invoke(self, ctx):
+        """Run the command; a reader that closed stdout early (``| head -1``) ends it with
+        status 0 (click alone would exit 1)."""
+        with _quiet_on_broken_pipe():
+            return super().invoke(ctx)
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        """Parse the arguments (``--help`` prints here), quiet on a closed pipe as well."""
+        with _quiet_on_broken_pipe():
+            return super().make_context(info_name, args, parent, **extra)
+
+
+@contextlib.contextmanager
+def _quiet_on_broken_pipe():
+    """Inside this block an EPIPE (the reader of stdout is gone) ends the run quietly with
+    status 0; every other exception goes on."""
+    import errno
+
+    try:
+        yield
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
+            _quiet_broken_pipe()
+        raise
+
 
 def _stop_on_signals():
     """Ctrl-C, SIGTERM and SIGHUP stop a run: temporary files are removed, exit 130.
@@ -91,6 +119,10 @@ def _stop_on_signals():
     from canasta_sim import _signals
 
     _signals.install()
+
+
+_CLOSED_STDOUT = ("standard output is closed: accepted: an open stdout, e.g. "
+                  "'> traces.jsonl' or '| less'")
 
 
 def _reset_signals():
@@ -116,12 +148,14 @@ def _os_error_line(exc: OSError) -> str:
     import errno
 
     what = exc.strerror or str(exc)
+    if not exc.filename:  # the files canasta-sim writes give BadInput; this is stdout
+        return (f"cannot write to standard output: {what}: accepted: a stdout that takes "
+                "the output (a file on a disk with room, a pipe, a terminal)")
     if exc.errno == errno.ENOSPC:
-        fix = "accepted: a folder (or stdout) on a disk with room for the output"
+        fix = "accepted: a folder on a disk with room for the output"
     else:
         fix = "accepted: a writable file or folder (see docs/errors.md)"
-    target = f"cannot write {exc.filename!r}" if exc.filename else "cannot write the output"
-    return f"{target}: {what}: {fix}"
+    return f"cannot write {exc.filename!r}: {what}: {fix}"
 
 
 def _silence_stdout():
@@ -396,8 +430,7 @@ def _write_lines(lines):
     import errno
 
     if sys.stdout is None:
-        raise BadInput("standard output is closed: accepted: an open stdout, e.g. "
-                       "'> traces.jsonl' or '| less'")
+        raise BadInput(_CLOSED_STDOUT)
     write = sys.stdout.write
     try:
         for line in lines:

@@ -252,3 +252,27 @@ def test_an_interrupt_turned_into_another_error_is_still_an_interrupt(tmp_path, 
     assert result.exit_code == 130 and "Traceback" not in result.stderr
     assert os.listdir(tmp_path) == []
     assert _signals._received == []                    # reset at the end of the command
+
+
+@pytest.mark.parametrize("args", [["policies"], ["rules", "show"], ["rules", "list"],
+                                  ["replay", "--deals", "0:3", "--pretty"], ["--help"]])
+def test_a_reader_gone_before_the_first_line_means_status_0(args):
+    """The reader of stdout is gone before anything is written: every command ends quietly
+    with status 0 (click alone exits 1)."""
+    proc = subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 0 and err == ""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+def test_every_command_into_a_full_or_closed_stdout():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(CLI + ["policies"], stdout=full, stderr=subprocess.PIPE,
+                              text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("canasta-sim: error: cannot write to standard output: No "
+                                  "space left on device")
+    closed = subprocess.run(["bash", "-c", " ".join(CLI) + " policies >&-"],
+                            capture_output=True, text=True)
+    assert closed.returncode == 2 and "standard output is closed" in closed.stderr
