@@ -765,8 +765,37 @@ def bench(deals, repeat, warmup, policies, rules, seed, threads, check, sample, 
 
 
 def main(argv=None):
-    """Console-script entry point: ``canasta-sim ...``."""
-    cli.main(args=argv, prog_name=PROG)
+    """Console-script entry point: ``canasta-sim ...``.
+
+    A run stopped by a signal leaves at once with status 130 once its files are cleaned up
+    (``os._exit``): the interpreter's shutdown (joining worker threads still inside a
+    kernel, atexit hooks) could otherwise meet the stop again and end in a traceback or in
+    a different status.
+    """
+    try:
+        cli.main(args=argv, prog_name=PROG)
+    except KeyboardInterrupt:  # a stop signal just outside the command's own handlers
+        click.echo(f"{PROG}: error: interrupted", err=True)
+        _exit_now(130)
+    except SystemExit as exc:
+        if exc.code == 130:
+            _exit_now(130)
+        raise
+
+
+def _exit_now(code: int):
+    """Ignore further stop signals, flush stdout and stderr, and end the process now."""
+    import signal
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover
