@@ -151,7 +151,7 @@ _WARM = "from canasta_sim.warm import warm; warm()"
 def compile_cold() -> float:
     """Seconds for a fresh process to compile every kernel with an empty numba cache."""
     with tempfile.TemporaryDirectory(prefix="canasta-sim-cold-") as folder:
-        return _python(_WARM, env={**os.environ, "NUMBA_CACHE_DIR": folder})
+        return _python(_WARM, env={**os.environ, "CANASTA_SIM_CACHE_DIR": folder})
 
 
 def first_deal_cached() -> float:
@@ -177,15 +177,23 @@ def cli_target(deals: int, folder: Path) -> tuple:
 # --------------------------------------------------------------------------------------------
 
 def run_suite(opts: Options, say=print) -> list:
-    """Measure every case of ``opts``; returns the :class:`Result` lines in order."""
+    """Measure every case of ``opts``; returns the :class:`Result` lines in order.
+
+    Scratch Parquet files go to a private temporary folder, removed at the end; the suite
+    never touches a file it did not create.
+    """
+    with tempfile.TemporaryDirectory(prefix="canasta-sim-bench-") as scratch:
+        return _run_suite(opts, say, Path(scratch))
+
+
+def _run_suite(opts: Options, say, folder: Path) -> list:
+    """:func:`run_suite` with its scratch files in ``folder``."""
     from canasta_sim.runner import available_cores, prepare
     from canasta_sim.warm import warm
 
     warm()
     all_threads = opts.threads or available_cores()
     thread_counts = (1,) if all_threads == 1 else (1, all_threads)
-    folder = Path(opts.csv).parent if opts.csv else Path(tempfile.gettempdir())
-    folder.mkdir(parents=True, exist_ok=True)
     out: list = []
 
     def add(result):
@@ -205,7 +213,7 @@ def run_suite(opts: Options, say=print) -> list:
             seconds = _timed(kernel_run(plan, threads, timed_rows), opts.repeat, opts.warmup)
             add(Result("play", policy, threads, "kernel", opts.deals,
                        _rates(opts.deals, seconds), "deals/s"))
-        path = str(folder / f".bench-{os.getpid()}.parquet")
+        path = str(folder / f"end-to-end-{len(out)}.parquet")
         for threads in thread_counts:
             seconds = _timed(end_to_end_run(plan, threads, path), opts.repeat, opts.warmup)
             add(Result("play", policy, threads, "end-to-end", opts.deals,

@@ -1,12 +1,10 @@
 """canasta-sim: a numba-based Canasta simulation engine.
 
-Public names: :func:`simulate`, :class:`RuleSet`, :func:`parse_rules`, ``__version__``.
-Heavy modules (numpy, pyarrow, numba) load only when first needed.
+Public names: :func:`simulate`, :func:`to_pandas`, :class:`RuleSet`, :func:`parse_rules`,
+:class:`BadInput`, ``__version__``.
+Heavy modules (numpy, pyarrow, numba) load only when first needed.  Importing the package
+changes nothing in the process: numba's settings are left alone (see canasta_sim._cache).
 """
-from canasta_sim._cache import configure_numba_cache
-
-configure_numba_cache()  # must run before anything imports numba
-
 try:
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as _version
@@ -15,10 +13,11 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.1.0"
 
-__all__ = ["simulate", "RuleSet", "parse_rules", "BadInput", "__version__"]
+__all__ = ["simulate", "to_pandas", "RuleSet", "parse_rules", "BadInput", "__version__"]
 
 _LAZY = {
     "simulate": ("canasta_sim.runner", "simulate"),
+    "to_pandas": ("canasta_sim.results", "to_pandas"),
     "RuleSet": ("canasta_sim.rules", "RuleSet"),
     "parse_rules": ("canasta_sim.rules", "parse_rules"),
     "BadInput": ("canasta_sim.errors", "BadInput"),

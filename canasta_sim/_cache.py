@@ -1,17 +1,43 @@
-"""Where numba keeps its on-disk cache for this package.
+"""Where and how the compiled kernels are kept on disk (docs/install.md, "The kernel cache").
 
-numba's own cache checks only the source file of the entry function, so a kernel
-that calls an edited helper in another file would reuse stale machine code.  The
-cache folder name therefore carries a hash of every ``kernels/*.py`` file: any
-edit to any kernel file gives a fresh folder.
+Each jitted kernel gets its own numba cache object (:class:`KernelCache`), set on its
+dispatcher by ``canasta_sim.kernels.jit``; nothing here changes numba's settings for the
+rest of the process (``NUMBA_CACHE_DIR`` and numba's own locators are left alone, so a
+user's own ``cache=True`` functions are cached where numba would put them anyway).
+
+* The folder is ``<root>/numba-<hash>``: ``<root>`` is ``$CANASTA_SIM_CACHE_DIR`` if set,
+  else ``$XDG_CACHE_HOME/canasta-sim`` or ``~/.cache/canasta-sim``; ``<hash>`` is a sha256
+  over every ``kernels/*.py`` file.  numba's own cache checks only the source file of the
+  entry function, so an edited helper in another file would reuse stale machine code; the
+  hash gives a fresh folder instead.
+* The entries do not depend on where the package is installed (numba's default names the
+  folder after the source path and stamps entries with the file's mtime), so
+  ``pip install .`` and ``pip install -e .`` of the same sources share one compilation.
+* Every data file carries a sha256 of its contents; a corrupt or truncated entry is
+  removed and the kernel compiled again.  A cache that cannot be written is skipped.
+* If the folder cannot be created or written, the kernels compile in every process and
+  nothing is written anywhere (never beside the sources).
+* The first kernel that must be compiled prints one line on stderr saying so.
 """
+from __future__ import annotations
+
 import hashlib
 import importlib.util
 import os
+import re
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
-_ENV = "NUMBA_CACHE_DIR"
+ENV = "CANASTA_SIM_CACHE_DIR"
+COMPILE_NOTE = ("canasta-sim: compiling the kernels (once per machine and version of the "
+                "kernel sources; usually 100-400 s on two cores)...")
+_FOLDER_NAME = re.compile(r"numba-[0-9a-f]{12}")
+
+# What this process has done with the cache: the folder in use (False = not resolved yet,
+# None = unusable), why it is unusable, and whether the compile line was printed.
+STATE = {"folder": False, "reason": "", "noted": False, "damaged": 0}
 
 
 def kernels_dir():
@@ -46,23 +72,94 @@ def user_cache_dir():
     return Path(base) if base else Path.home() / ".cache"
 
 
+def cache_root():
+    """The folder holding every version's cache: ``$CANASTA_SIM_CACHE_DIR`` or
+    ``<user cache>/canasta-sim``."""
+    base = os.environ.get(ENV)
+    return Path(base).expanduser() if base else user_cache_dir() / "canasta-sim"
+
+
 def numba_cache_dir():
-    """``<user cache>/canasta-sim/numba-<hash of kernels/*.py>``."""
-    return user_cache_dir() / "canasta-sim" / f"numba-{kernels_hash(kernels_dir())}"
+    """``<cache root>/numba-<hash of kernels/*.py>``: the folder of these kernel sources."""
+    return cache_root() / f"numba-{kernels_hash(kernels_dir())}"
 
 
-def configure_numba_cache():
-    """Set ``NUMBA_CACHE_DIR`` (unless the user already set it) before numba reads it.
+def _usable(folder: Path):
+    """'' if ``folder`` can be created and written, else the reason it cannot."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return ""
 
-    If numba was imported before this package, its config has already been read,
-    so the cache folder is also set on ``numba.core.config`` directly.
-    Returns the folder in effect.
-    """
-    if os.environ.get(_ENV):
-        return os.environ[_ENV]
-    folder = str(numba_cache_dir())
-    os.environ[_ENV] = folder
-    config = sys.modules.get("numba.core.config")
-    if config is not None:
-        config.CACHE_DIR = folder
-    return folder
+
+def active_folder():
+    """The cache folder this process uses, or None when it is unusable (resolved once)."""
+    if STATE["folder"] is False:
+        folder = numba_cache_dir()
+        reason = _usable(folder)
+        STATE["folder"] = None if reason else folder
+        STATE["reason"] = reason and f"cannot use the cache folder {str(folder)!r}: {reason}"
+    return STATE["folder"]
+
+
+def _say(line: str):
+    """One line on stderr, flushed at once (also when stderr is not a terminal)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):  # stderr closed or missing
+        pass
+
+
+def note_compiling():
+    """Print the compile line once per process, with the cache problem if there is one."""
+    if STATE["noted"]:
+        return
+    STATE["noted"] = True
+    _say(COMPILE_NOTE)
+    if STATE["reason"]:
+        _say(f"canasta-sim: warning: {STATE['reason']}; the kernels are compiled again in "
+             f"every run: set {ENV} to a writable folder (docs/install.md)")
+
+
+def compiled_in_this_process() -> bool:
+    """True once some kernel had to be compiled (not loaded) in this process."""
+    return bool(STATE["noted"])
+
+
+def disk_cache(dispatcher):
+    """Give a numba dispatcher canasta-sim's on-disk cache (or none if the folder is unusable);
+    returns the dispatcher."""
+    from canasta_sim._numba_cache import KernelCache, NoCache
+
+    folder = active_folder()
+    dispatcher._cache = KernelCache(dispatcher.py_func, folder) if folder else NoCache()
+    return dispatcher
+
+
+# --------------------------------------------------------------------------------------------
+# cache info / cache clear
+# --------------------------------------------------------------------------------------------
+
+def cache_folders() -> list:
+    """Every ``numba-<hash>`` folder under the cache root: (path, files, bytes), by name."""
+    root = cache_root()
+    found = []
+    if not root.is_dir():
+        return found
+    for entry in sorted(root.iterdir()):
+        if entry.is_symlink() or not entry.is_dir() or not _FOLDER_NAME.fullmatch(entry.name):
+            continue
+        files = [f for f in entry.iterdir() if f.is_file()]
+        found.append((entry, len(files), sum(f.stat().st_size for f in files)))
+    return found
+
+
+def clear_cache() -> list:
+    """Remove every ``numba-<hash>`` folder under the cache root; returns the paths removed."""
+    removed = []
+    for folder, _, _ in cache_folders():
+        shutil.rmtree(folder)
+        removed.append(folder)
+    return removed

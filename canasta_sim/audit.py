@@ -1,6 +1,6 @@
 """Check a deal from its trace alone: card conservation and the score identity.
 
-:func:`audit_deal` replays TRACE.md events card by card.  Every card an event moves
+:func:`audit_deal` replays docs/trace.md events card by card.  Every card an event moves
 must be where the event says it comes from (the top of the stock, the seat's hand,
 the pile), no card appears or vanishes, and the final score agrees with the cards:
 
@@ -10,15 +10,21 @@ the pile), no card appears or vanishes, and the final score agrees with the card
   ``melds`` are the card points on the side's table (R54) and ``hand`` is minus the card
   points left in the side's hands (R55).
 
-It is independent of the kernels (it never calls them) and much shallower than the
-referee in ``../shared/referee``: it checks bookkeeping, not the legality of a play.
-The benchmarks' ``--check`` runs it on a sample of the deals they time.
+* the canasta counts (R23): each side's ``natural`` and ``mixed`` equal its melds of seven
+  or more cards without and with wild cards.
+
+It is independent of the kernels (it never calls them): a trace written by anyone can be
+checked with ``canasta-sim audit TRACE.jsonl`` (docs/trace.md, "Checking a trace").  It
+checks bookkeeping, not the legality of each play against every rule.  The benchmarks'
+``--check`` runs it on a sample of the deals they time.
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 
-from canasta_sim.trace import _View
+from canasta_sim.errors import BadInput
+from canasta_sim.trace import _View, canasta_kind
 
 _FIXED_POINTS = {"JK": 50, "2": 20, "3r": 0, "4": 5, "5": 5, "6": 5, "7": 5, "8": 10,
                  "9": 10, "10": 10, "J": 10, "Q": 10, "K": 10, "A": 20}
@@ -106,4 +112,62 @@ def _score_problems(audit: _Audit, score: dict, rules) -> list:
             problems.append(f"side {k}: hand {side['hand']} but the hands hold {hand} (R55)")
         if side["total"] != items:
             problems.append(f"side {k}: total {side['total']} is not the sum {items} (R56)")
+        kinds = Counter(canasta_kind(cards) for cards in audit.melds[k].values())
+        for kind in ("natural", "mixed"):
+            if side[kind] != kinds[f"{kind} canasta"]:
+                problems.append(f"side {k}: {kind} {side[kind]} but the table holds "
+                                f"{kinds[f'{kind} canasta']} {kind} canastas (R23)")
     return problems
+
+
+def read_deals(lines, name="-"):
+    """The deals of a JSON Lines trace: lists of events, each from its start line on.
+
+    BadInput for a line that is not a JSON object with ``ev``, or events before the first
+    ``start``; names the file and the line."""
+    deal = None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except ValueError:
+            raise BadInput(f"{name} line {number} is not JSON: accepted: a trace in JSON "
+                           "Lines, one event object per line (docs/trace.md)") from None
+        if not isinstance(event, dict) or "ev" not in event:
+            raise BadInput(f"{name} line {number} is not an event object with 'ev': accepted: "
+                           "a trace in JSON Lines (docs/trace.md)")
+        if event["ev"] == "start":
+            if deal is not None:
+                yield deal
+            deal = [event]
+        elif deal is None:
+            raise BadInput(f"{name} line {number} comes before any start line: accepted: a "
+                           "trace whose every deal begins with a start event (docs/trace.md)")
+        else:
+            deal.append(event)
+    if deal is not None:
+        yield deal
+
+
+def audit_stream(deals) -> tuple:
+    """Audit every deal: yields (deal number, problem) pairs; returns nothing.  A deal that
+    does not end with ``score`` is reported as incomplete."""
+    from canasta_sim.rules import parse_rules
+
+    for events in deals:
+        number = events[0].get("deal")
+        try:
+            rules = parse_rules(events[0].get("rules", "classic"))
+        except BadInput as exc:
+            yield number, f"rule set: {exc}"
+            continue
+        if events[-1]["ev"] != "score":
+            yield number, "incomplete deal: it does not end with a score line"
+            continue
+        try:
+            problems = audit_deal(events, rules)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            problems = [f"malformed event: {type(exc).__name__}: {exc}"]
+        for problem in problems:
+            yield number, problem

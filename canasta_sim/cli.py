@@ -5,6 +5,7 @@ and exit status 2, before any deal is played and without leaving a file.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -21,13 +22,15 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >
 RULES_HELP = ("Rule set: a preset (classic, two-player, three-player, six-player, "
               "six-player-3x2, seed-a, seed-b), a canonical string such as "
               "'classic(black_three_freezes=true,hand_size=13)', or a .toml file with "
-              "preset = \"...\" and knob = value lines (knob names: RULES.md 3.1).")
+              "preset = \"...\" and knob = value lines (knobs: docs/knobs.md).")
 POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy') or one name per "
                  "seat, comma-separated ('expert,careful,expert,careful'); a name may set "
                  "parameters: 'careful(freeze_at=8,wild_hold=2)'. Accepted: random, greedy, "
-                 "careful, rush, builder, expert (parameters: README, Policies).")
+                 "careful, rush, builder, expert (parameters: canasta-sim policies, "
+                 "docs/policies.md).")
 SCORES_HELP = ("Each side's cumulative score before the deal, comma-separated, one per side "
                "(sets the initial-meld minimum, R27), e.g. '1500,-20'. Default: all 0.")
+DEFAULT_OUT = os.path.join("results", "run.parquet")
 SEED_HELP = "Master seed, 0..2**63-1; deal i of seed S is always the same deal, e.g. 42."
 
 
@@ -45,6 +48,8 @@ class _Group(click.Group):
              **extra):
         """Run the command line; turn BadInput and usage errors into one-line errors."""
         _stop_on_signals()
+        if sys.stdout is None:
+            _fail(_CLOSED_STDOUT)
         try:
             rv = super().main(args, prog_name or PROG, complete_var, standalone_mode=False,
                               **extra)
@@ -64,39 +69,107 @@ class _Group(click.Group):
             _fail(exc.format_message(), exc.exit_code)
         except BrokenPipeError:
             _quiet_broken_pipe()
+        except OSError as exc:
+            if _signals_received():
+                _fail("interrupted", 130)
+            _silence_stdout()
+            _fail(_os_error_line(exc))
+        except Exception:
+            if _signals_received():  # a library turned the interrupt into another error
+                _fail("interrupted", 130)
+            raise
+        finally:
+            _reset_signals()
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    def invoke(self, ctx):
+        """Run the command; a reader that closed stdout early (``| head -1``) ends it with
+        status 0 (click alone would exit 1)."""
+        with _quiet_on_broken_pipe():
+            return super().invoke(ctx)
 
-def _interrupt(signum, frame):
-    """A signal handler that stops the run the way Ctrl-C does."""
-    raise KeyboardInterrupt(f"signal {signum}")
+    def make_context(self, info_name, args, parent=None, **extra):
+        """Parse the arguments (``--help`` prints here), quiet on a closed pipe as well."""
+        with _quiet_on_broken_pipe():
+            return super().make_context(info_name, args, parent, **extra)
+
+
+@contextlib.contextmanager
+def _quiet_on_broken_pipe():
+    """Inside this block an EPIPE (the reader of stdout is gone) ends the run quietly with
+    status 0; every other exception goes on."""
+    import errno
+
+    try:
+        yield
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError) or exc.errno == errno.EPIPE:
+            _quiet_broken_pipe()
+        raise
 
 
 def _stop_on_signals():
-    """SIGTERM and SIGHUP stop a run like Ctrl-C: temporary files are removed, exit 130.
+    """Ctrl-C, SIGTERM and SIGHUP stop a run: temporary files are removed, exit 130.
 
-    Only in the main thread (signal handlers cannot be installed elsewhere), and only
-    where the signal exists (SIGHUP is POSIX).
+    The signal is also remembered (canasta_sim._signals), so one that arrives while the
+    kernels load or compile is never lost.
     """
-    import signal
-    import threading
+    from canasta_sim import _signals
 
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _interrupt)
+    _signals.install()
+
+
+_CLOSED_STDOUT = ("standard output is closed: accepted: an open stdout, e.g. "
+                  "'> traces.jsonl' or '| less'")
+
+
+def _reset_signals():
+    """Forget the signals of this command (the next in-process command starts clean)."""
+    from canasta_sim import _signals
+
+    _signals.reset()
+
+
+def _signals_received() -> bool:
+    """True if Ctrl-C, SIGTERM or SIGHUP arrived during this command."""
+    from canasta_sim import _signals
+
+    try:
+        _signals.check()
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+def _os_error_line(exc: OSError) -> str:
+    """One line for an operating-system error (a full disk, a closed stdout, ...)."""
+    import errno
+
+    what = exc.strerror or str(exc)
+    if not exc.filename:  # the files canasta-sim writes give BadInput; this is stdout
+        return (f"cannot write to standard output: {what}: accepted: a stdout that takes "
+                "the output (a file on a disk with room, a pipe, a terminal)")
+    if exc.errno == errno.ENOSPC:
+        fix = "accepted: a folder on a disk with room for the output"
+    else:
+        fix = "accepted: a writable file or folder (see docs/errors.md)"
+    return f"cannot write {exc.filename!r}: {what}: {fix}"
+
+
+def _silence_stdout():
+    """Point stdout at /dev/null, so the flush at exit cannot fail again after an error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _quiet_broken_pipe():
     """A reader closed stdout (``| head``): stop quietly."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    _silence_stdout()
     sys.exit(0)
 
 
@@ -104,7 +177,7 @@ def _quiet_broken_pipe():
 @click.version_option(__version__, "--version", prog_name=PROG,
                       message="%(prog)s %(version)s")
 def cli():
-    """Simulate Canasta deals fast and reproducibly (rules: RULES.md).
+    """Simulate Canasta deals fast and reproducibly (rules: docs/rules.md).
 
     \b
     Examples:
@@ -130,10 +203,10 @@ def cli():
 @click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
 @click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
 @click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
-@click.option("--out", "-o", default=os.path.join("results", "run.parquet"),
-              show_default=True, type=click.Path(dir_okay=False),
-              help="Parquet file to write (its directory must exist); replaced atomically, "
-                   "e.g. --out results/classic.parquet.")
+@click.option("--out", "-o", default=DEFAULT_OUT, show_default=True,
+              help="Parquet file to write, its name ending in .parquet; replaced atomically. "
+                   "Its folder must exist, except the default folder results/, which is "
+                   "created. E.g. --out results/classic.parquet.")
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads playing deals (default: every core of the machine); never "
                    "changes the results, e.g. --threads 1.")
@@ -178,16 +251,21 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
     if deals is None and games is None:
         deals = 10000
     paths = [out] if games is None else [out, results.deals_path(out)]
-    for path in paths:
-        results.check_writable(path)
+    if out != DEFAULT_OUT:
+        for path in paths:
+            results.check_writable(path, suffix=".parquet")
     if chunk_size is not None:
         runner.check_chunk_size(chunk_size)
     threads = runner.check_threads(threads)
     points = runner.prepare_sweep(sweep, deals, seed, rules, policies, scores,
                                   first_deal=first_deal, games=games, first_game=first_game)
     plan = points[0][0]
+    if out == DEFAULT_OUT:
+        _make_default_folder(os.path.dirname(DEFAULT_OUT))
+        for path in paths:
+            results.check_writable(path, suffix=".parquet")
     progress = not quiet and sys.stderr.isatty()
-    _ready_kernels(progress)
+    _ready_kernels(games is not None)
     start = time.perf_counter()
     tables = runner.iter_sweep_tables(points, chunk_size, progress, threads)
     if games is None:
@@ -200,17 +278,25 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
         click.echo(summary.line(paths, time.perf_counter() - start))
 
 
-def _ready_kernels(show):
-    """Load (or, the first time on a machine, compile) the kernels before the clock starts,
-    so the speed in the summary is the simulation's own; ``show`` says so on stderr."""
-    from canasta_sim.warm import warm_play_deals
+def _make_default_folder(folder):
+    """Create the default output folder (results/) if missing, or say how to fix it."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise BadInput(f"cannot create the default output folder {folder!r}: {exc.strerror}; "
+                       "accepted: run from a writable folder or give --out PATH.parquet") from None
 
-    if show:
-        click.echo("canasta-sim: loading the kernels (the first run on a machine compiles them, "
-                   "about 100 s)...", err=True, nl=False)
-    seconds = warm_play_deals()
-    if show:
-        click.echo(f" ready in {seconds:.1f} s", err=True)
+
+def _ready_kernels(games=False):
+    """Load (or, the first time on a machine, compile) the kernels a run needs, in the main
+    thread and before the clock starts, so the speed in the summary is the simulation's own
+    and Ctrl-C during a compile stops the run.  The compile line on stderr comes from the
+    cache (canasta_sim._cache)."""
+    from canasta_sim import _signals
+    from canasta_sim.warm import warm_play_deals, warm_play_games
+
+    (warm_play_games if games else warm_play_deals)()
+    _signals.check()
 
 
 class _Summary:
@@ -294,9 +380,10 @@ class _GameSummary:
 @click.option("--pretty", is_flag=True,
               help="Readable text instead of JSON Lines.")
 def replay(seed, deal_range, game_range, rules, policies, scores, pretty):
-    """Print deals A..B-1 (or the deals of games A..B-1) move by move as a trace (TRACE.md).
+    """Print deals A..B-1 (or the deals of games A..B-1) move by move as a trace.
 
-    JSON Lines by default, one event per line; --pretty for readable text.
+    JSON Lines by default, one event per line (the format: docs/trace.md); --pretty for
+    readable text. Check traces with 'canasta-sim audit'.
 
     A trace shows every card that moved: the deal, red threes, draws, takes, melds,
     discards and the score. Deal i here is exactly row deal == i of a 'simulate' run
@@ -334,11 +421,102 @@ def replay(seed, deal_range, game_range, rules, policies, scores, pretty):
         scores_before = tuple(plan.scores_before[:plan.rules.num_sides].tolist())
         events = trace.trace_events(plan.rules, plan.seed, first, end, names, scores_before)
     lines = trace.pretty_event_lines(events) if pretty else trace.event_lines(events)
+    _write_lines(lines)
+
+
+def _write_lines(lines):
+    """Write text lines to stdout: a reader that stops early (``| head -1``) ends the run
+    quietly with status 0; a closed or full stdout is a one-line error (exit 2)."""
+    import errno
+
+    if sys.stdout is None:
+        raise BadInput(_CLOSED_STDOUT)
     write = sys.stdout.write
-    for line in lines:
-        write(line)
-        write("\n")
-    sys.stdout.flush()
+    try:
+        for line in lines:
+            write(line)
+            write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            _quiet_broken_pipe()
+        _silence_stdout()
+        reason = exc.strerror or str(exc)
+        raise BadInput(f"cannot write to standard output: {reason}: accepted: a stdout that "
+                       "takes the output (a file on a disk with room, a pipe, a terminal)"
+                       ) from None
+
+
+# --------------------------------------------------------------------------------------------
+# audit
+# --------------------------------------------------------------------------------------------
+
+@cli.command()
+@click.argument("traces", nargs=-1, required=True, metavar="TRACE.jsonl...")
+def audit(traces):
+    """Check traces without trusting the engine: card by card and score by score.
+
+    Reads JSON Lines traces (docs/trace.md; '-' for stdin), replays every deal with
+    canasta-sim's own checker (canasta_sim/audit.py, which never calls the kernels)
+    and prints one line per problem: cards that come from where they are not, cards
+    that appear or vanish (R2), melds and hands against the score (R54-R56) and the
+    canasta counts (R23); then 'deals=N problems=P'. Exit status 0 if there are no
+    problems, 1 if there are, 2 for a file that cannot be read.
+
+    \b
+    Examples:
+      canasta-sim replay --seed 7 --deals 0:1000 > traces.jsonl
+      canasta-sim audit traces.jsonl
+      canasta-sim replay --seed 7 --deals 0:10 | canasta-sim audit -
+    """
+    from canasta_sim.audit import audit_stream, read_deals
+
+    deals = problems = 0
+    for name in traces:
+        for number, problem in audit_stream(_counted(read_deals(_read_lines(name), name))):
+            problems += 1
+            click.echo(f"{name}: deal={number} {problem}")
+        deals += _counted.last
+    click.echo(f"deals={deals} problems={problems}")
+    sys.exit(1 if problems else 0)
+
+
+def _counted(items):
+    """Yield ``items``, leaving their number in ``_counted.last``."""
+    _counted.last = 0
+    for item in items:
+        _counted.last += 1
+        yield item
+
+
+_counted.last = 0
+
+
+def _read_lines(name):
+    """The lines of a text file, or of stdin for '-'; BadInput for one that cannot be read."""
+    import stat
+
+    if name == "-":
+        yield from sys.stdin
+        return
+    try:
+        mode = os.stat(name).st_mode
+    except OSError as exc:
+        raise BadInput(f"cannot read trace {name!r}: {exc.strerror}: accepted: an existing "
+                       "JSON Lines file or '-' for stdin") from None
+    if stat.S_ISDIR(mode):
+        raise BadInput(f"cannot read trace {name!r}: it is a directory: accepted: a JSON "
+                       "Lines file or '-' for stdin")
+    try:
+        with open(name, encoding="utf-8") as handle:
+            yield from handle
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"trace {name!r} is not UTF-8 text (byte {exc.start}): accepted: a JSON "
+                       "Lines file (docs/trace.md)") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read trace {name!r}: {exc.strerror}") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -363,8 +541,8 @@ def rules_list():
 @rules.command("show")
 @click.argument("rule_set", metavar="NAME|STRING|FILE", default="classic")
 def rules_show(rule_set):
-    """Print every knob of a rule set with its value; '*' marks values that differ from
-    classic.
+    """Print every knob of a rule set with its value and what it means; '*' marks values
+    that differ from classic. Every knob's accepted values and sources: docs/knobs.md.
 
     \b
     Examples:
@@ -372,17 +550,36 @@ def rules_show(rule_set):
       canasta-sim rules show 'classic(wild_ratio_rule=le,hand_size=13)'
       canasta-sim rules show my-rules.toml
     """
-    from canasta_sim.rules import KNOBS, parse_rules, preset_rules
+    from canasta_sim.rules import KNOB_DOCS, KNOBS, parse_rules, preset_rules
 
     chosen = parse_rules(rule_set)
     classic = preset_rules("classic")
     click.echo(f"rule set: {chosen.canonical()}")
     width = max(len(name) for name in KNOBS)
-    for name, knob in KNOBS.items():
-        value = getattr(chosen, name)
-        mark = "*" if value != getattr(classic, name) else " "
-        click.echo(f"{mark} {name:{width}}  {knob.format(value)}")
-    click.echo("(* differs from classic; knobs: RULES.md 3.1)")
+    values = {name: knob.format(getattr(chosen, name)) for name, knob in KNOBS.items()}
+    value_width = min(max(len(v) for v in values.values()), 30)
+    for name in KNOBS:
+        mark = "*" if getattr(chosen, name) != getattr(classic, name) else " "
+        click.echo(f"{mark} {name:{width}}  {values[name]:{value_width}}  "
+                   f"{KNOB_DOCS[name].meaning}")
+    click.echo("(* differs from classic; every knob's values and sources: docs/knobs.md)")
+
+
+# --------------------------------------------------------------------------------------------
+# policies
+# --------------------------------------------------------------------------------------------
+
+@cli.command("policies")
+def policies_cmd():
+    """List the policies with their parameters, defaults and accepted ranges.
+
+    Set parameters per seat: --policies 'expert,careful(freeze_at=12),expert,careful'.
+    How each policy plays: docs/policies.md.
+    """
+    from canasta_sim.policies import describe
+
+    for line in describe():
+        click.echo(line)
 
 
 # --------------------------------------------------------------------------------------------
@@ -433,7 +630,8 @@ def strength(policies, games, seed, rules, threads, csv_path):
     threads = runner.check_threads(threads)
     if csv_path:
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
-        results.check_writable(csv_path)
+        results.check_writable(csv_path, suffix=".csv")
+    _ready_kernels(games=True)
     click.echo(f"rules {parse_rules(rules).canonical()}, seed {seed}, {games} games per pair")
     click.echo(strength_mod.HEADER)
     matches = strength_mod.play_all(names, games, seed, rules, threads, say=click.echo)
@@ -451,20 +649,61 @@ def strength(policies, games, seed, rules, threads, csv_path):
 
 @cli.command()
 def warm():
-    """Compile every kernel now (or load it from the on-disk cache) and say how long it took.
+    """Compile every kernel now (or load it from the on-disk cache) and say which it did.
 
-    The first run on a machine compiles the kernels, about 100 s on two cores; the
-    machine code is cached per version of the kernel sources, so later processes
-    load it in about a second. Run this once after installing, e.g. in a container
-    build or before a batch of jobs.
+    The first run on a machine compiles the kernels, about 100-400 s on two cores; the
+    machine code is cached per version of the kernel sources (the same for every
+    install of them), so later processes load it in about a second. Run this once
+    after installing, e.g. in a container build or before a batch of jobs. The cache:
+    'canasta-sim cache info', docs/install.md.
     """
-    from canasta_sim._cache import configure_numba_cache
+    from canasta_sim import _cache, _signals
     from canasta_sim.warm import warm as warm_all
 
-    folder = configure_numba_cache()
-    for name, seconds in warm_all().items():
-        click.echo(f"{name}: ready in {seconds:.1f} s")
-    click.echo(f"cache: {folder}")
+    for name, ready in warm_all().items():
+        verb = "compiled" if ready.how == "compiled" else "loaded from the cache"
+        click.echo(f"{name}: {verb} in {ready.seconds:.1f} s")
+    _signals.check()
+    folder = _cache.active_folder()
+    click.echo(f"cache: {folder}" if folder else f"cache: none ({_cache.STATE['reason']})")
+
+
+@cli.group(cls=click.Group)
+def cache():
+    """Show or remove the compiled kernels kept on disk (docs/install.md)."""
+
+
+@cache.command("info")
+def cache_info():
+    """Print the cache folder of this version and every cached version with its size.
+
+    The folder is $CANASTA_SIM_CACHE_DIR if set, else $XDG_CACHE_HOME/canasta-sim or
+    ~/.cache/canasta-sim; one numba-<hash> folder per version of the kernel sources.
+    """
+    from canasta_sim import _cache
+
+    current = _cache.numba_cache_dir()
+    click.echo(f"cache root: {_cache.cache_root()}")
+    click.echo(f"this version: {current}"
+               + ("" if current.is_dir() else " (not compiled yet)"))
+    folders = _cache.cache_folders()
+    for folder, files, size in folders:
+        mark = "*" if folder == current else " "
+        click.echo(f"{mark} {folder.name}  {files} files  {size / 1e6:.1f} MB")
+    if not folders:
+        click.echo("no cached kernels")
+
+
+@cache.command("clear")
+def cache_clear():
+    """Remove every cached version of the kernels (the next run compiles them again)."""
+    from canasta_sim import _cache
+
+    removed = _cache.clear_cache()
+    for folder in removed:
+        click.echo(f"removed {folder}")
+    if not removed:
+        click.echo(f"nothing to remove under {_cache.cache_root()}")
 
 
 @cli.command()
@@ -517,7 +756,7 @@ def bench(deals, repeat, warmup, policies, rules, seed, threads, check, sample, 
         policy_registry.parse_policies(name, num_players)
     if csv_path:
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
-        results.check_writable(csv_path)
+        results.check_writable(csv_path, suffix=".csv")
     opts = suite.Options(deals=deals, repeat=repeat, warmup=warmup, policies=names,
                          rules=rules, seed=seed, threads=threads or 0, check=check,
                          sample=sample, cold=cold, target=target, csv=csv_path)
@@ -542,8 +781,37 @@ _add_study_commands()
 
 
 def main(argv=None):
-    """Console-script entry point: ``canasta-sim ...``."""
-    cli.main(args=argv, prog_name=PROG)
+    """Console-script entry point: ``canasta-sim ...``.
+
+    A run stopped by a signal leaves at once with status 130 once its files are cleaned up
+    (``os._exit``): the interpreter's shutdown (joining worker threads still inside a
+    kernel, atexit hooks) could otherwise meet the stop again and end in a traceback or in
+    a different status.
+    """
+    try:
+        cli.main(args=argv, prog_name=PROG)
+    except KeyboardInterrupt:  # a stop signal just outside the command's own handlers
+        click.echo(f"{PROG}: error: interrupted", err=True)
+        _exit_now(130)
+    except SystemExit as exc:
+        if exc.code == 130:
+            _exit_now(130)
+        raise
+
+
+def _exit_now(code: int):
+    """Ignore further stop signals, flush stdout and stderr, and end the process now."""
+    import signal
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -25,15 +25,59 @@ class PolicySpec(NamedTuple):
     params: dict
 
 
-# The club players' parameters, in kernel slot order (kernels/club.py P_*): what each means
-# is in the README's policy table and at the top of kernels/club.py.
-CLUB_PARAMS = ("freeze_at", "min_pile_take", "go_out_margin", "wild_hold", "want_canastas",
-               "endgame_stock", "answer_max_hand", "danger")
+class Param(NamedTuple):
+    """A policy parameter: whole number or not, its accepted range and what it means.
+
+    The one source of the meanings and ranges printed by ``canasta-sim policies`` and
+    documented in docs/policies.md (a test keeps the two in step).
+    """
+
+    integer: bool
+    lo: float
+    hi: float
+    meaning: str
+
+    def accepted(self) -> str:
+        """Text naming the accepted values."""
+        kind = "a whole number" if self.integer else "a number"
+        return f"{kind} in {format_number(self.lo)}..{format_number(self.hi)}"
+
+    def check(self, policy: str, name: str, value: float) -> float:
+        """The value, or BadInput naming it and the accepted range."""
+        if self.integer and not float(value).is_integer():
+            raise BadInput(f"policy {policy!r} parameter {name}={format_number(value)} is not "
+                           f"a whole number: accepted: {self.accepted()}")
+        if not self.lo <= value <= self.hi:
+            raise BadInput(f"policy {policy!r} parameter {name}={format_number(value)} is out "
+                           f"of range: accepted: {self.accepted()}")
+        return float(value)
+
+
+# The club players' parameters, in kernel slot order (kernels/club.py P_*); how each policy
+# uses them is written at the top of kernels/club.py.
+PARAMS = {
+    "freeze_at": Param(True, 0, 1000, "pile size from which a wild-card discard freezes the "
+                       "pile (a size no pile reaches, e.g. 999, means never)"),
+    "min_pile_take": Param(True, 0, 1000, "smallest pile worth spending wild cards on to "
+                           "take it"),
+    "go_out_margin": Param(True, -10_000_000, 10_000_000, "lead (points) from which builder "
+                           "and expert delay going out"),
+    "wild_hold": Param(True, 0, 24, "wild cards kept in hand rather than melded"),
+    "want_canastas": Param(True, 0, 100, "canastas the side wants before going out (builder "
+                           "goes by its lead instead)"),
+    "endgame_stock": Param(True, 0, 1000, "stock size from which end-of-stock play starts"),
+    "answer_max_hand": Param(True, 0, 100_000, "largest own hand (points) with which expert "
+                             "answers yes to a partner's question"),
+    "danger": Param(False, 0, 1000, "weight of the chance that a discard hands the pile to "
+                    "the next opponent"),
+}
+CLUB_PARAMS = tuple(PARAMS)
 
 
 def _club(policy_id, **defaults) -> PolicySpec:
     """A club player with every parameter of CLUB_PARAMS, in slot order."""
     assert set(defaults) == set(CLUB_PARAMS)
+    assert all(PARAMS[k].lo <= v <= PARAMS[k].hi for k, v in defaults.items())
     return PolicySpec(policy_id, {name: float(defaults[name]) for name in CLUB_PARAMS})
 
 
@@ -112,14 +156,36 @@ def _parse_params(name, spec, body):
             bad = key if eq else item.strip()
             raise BadInput(f"policy {name!r} has no parameter {bad!r}: accepted parameters "
                            f"are {accepted}")
+        if key in given:
+            raise BadInput(f"policy {name!r} parameter {key!r} is given twice: accepted is "
+                           "each parameter once")
         try:
-            given[key] = float(value)
+            number = float(value)
         except ValueError:
-            given[key] = math.nan
-        if not math.isfinite(given[key]):
+            number = math.nan
+        if not math.isfinite(number):
             raise BadInput(f"policy {name!r} parameter {key}={value.strip()!r} is not a "
-                           "finite number: accepted: a number such as 0.5") from None
+                           f"finite number: accepted: {PARAMS[key].accepted()}") from None
+        given[key] = PARAMS[key].check(name, key, number)
     return given
+
+
+def describe() -> list:
+    """Lines describing every policy and its parameters with their defaults and ranges
+    (``canasta-sim policies``; docs/policies.md holds the same lines)."""
+    lines = []
+    for name, spec in REGISTRY.items():
+        if not spec.params:
+            lines.append(f"{name}: no parameters")
+            continue
+        defaults = ", ".join(f"{k}={format_number(v)}" for k, v in spec.params.items())
+        lines.append(f"{name}: {defaults}")
+    lines.append("")
+    lines.append("parameters (every club player has all of them; a policy ignores those its "
+                 "strategy does not use):")
+    for key, param in PARAMS.items():
+        lines.append(f"  {key}: {param.meaning}; {param.accepted()}")
+    return lines
 
 
 def parse_policies(text, num_players: int):

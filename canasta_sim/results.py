@@ -1,9 +1,11 @@
 """Results as Arrow tables and Parquet files, each carrying how it was made (STYLE.md 9).
 
 One row per deal.  The kernels fill an int64 array laid out by
-``canasta_sim.kernels.layout``; :func:`results_table` names and narrows its
-columns.  :func:`write_parquet` writes atomically: a file either appears whole or
-not at all.
+``canasta_sim.kernels.layout``; :func:`results_table` names its columns.  Every integer
+column is int64 (pandas arithmetic on it does not wrap; Parquet's encodings keep the
+files as small as narrow types would), every flag a bool; :func:`to_pandas` keeps the
+null columns of missing sides and seats as integers.  :func:`write_parquet` writes
+atomically: a file either appears whole or not at all.
 """
 from __future__ import annotations
 
@@ -21,23 +23,24 @@ from canasta_sim.kernels import layout
 META_PREFIX = "canasta_sim."
 END_REASONS = ("out", "stock")  # indexed by layout.END_OUT / layout.END_STOCK
 
+INT = pa.int64()  # the type of every integer column (wide: arithmetic must not wrap)
+
 # (column, layout column, Arrow type) of the deal-level columns taken from the kernel output
 DEAL_COLUMNS = (
-    ("dealer", layout.COL_DEALER, pa.int8()),
+    ("dealer", layout.COL_DEALER, INT),
     ("end_reason", layout.COL_END_REASON, None),  # dictionary string, see _end_reason
-    ("out_seat", layout.COL_OUT_SEAT, pa.int8()),
+    ("out_seat", layout.COL_OUT_SEAT, INT),
     ("concealed", layout.COL_CONCEALED, pa.bool_()),
-    ("turns", layout.COL_TURNS, pa.int16()),
-    ("stock_left", layout.COL_STOCK_LEFT, pa.int16()),
-    ("upcards_turned", layout.COL_UPCARDS, pa.int8()),
+    ("turns", layout.COL_TURNS, INT),
+    ("stock_left", layout.COL_STOCK_LEFT, INT),
+    ("upcards_turned", layout.COL_UPCARDS, INT),
 )
 
 # Arrow type of each per-side field of layout.SIDE_FIELDS
 SIDE_TYPES = {
-    "score": pa.int32(), "melds": pa.int32(), "natural": pa.int8(), "mixed": pa.int8(),
-    "canasta_bonus": pa.int32(), "red3": pa.int8(), "red3_dealt": pa.int8(),
-    "red3_points": pa.int32(), "out_bonus": pa.int32(), "hand": pa.int32(),
-    "melded": pa.bool_(), "pile_takes": pa.int16(),
+    "score": INT, "melds": INT, "natural": INT, "mixed": INT, "canasta_bonus": INT,
+    "red3": INT, "red3_dealt": INT, "red3_points": INT, "out_bonus": INT, "hand": INT,
+    "melded": pa.bool_(), "pile_takes": INT,
 }
 assert set(SIDE_TYPES) == set(layout.SIDE_FIELDS)
 
@@ -59,7 +62,7 @@ def _end_reason(codes: np.ndarray) -> pa.DictionaryArray:
 
 
 def _narrow(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
-    """An int64 column as ``arrow_type`` (bool: nonzero), failing loudly on overflow."""
+    """An int64 column as ``arrow_type`` (bool: nonzero)."""
     if arrow_type == pa.bool_():
         return pa.array(values != 0)
     return pa.array(values, type=arrow_type)  # safe cast: overflow raises
@@ -157,16 +160,17 @@ def results_table(out, first_deal, seed, rules, names, scores_before=None, metad
 
 
 def game_deals_table(out, extras, seed, rules, names, metadata):
-    """The per-deal table of a games run: ``game``, ``deal`` (0, 1, ... within the game),
-    ``s{k}_cum_before`` (R58), then the columns of :func:`results_table`."""
+    """The per-deal table of a games run: ``game``, ``deal_in_game`` (0, 1, ... within the
+    game; a deals run's ``deal`` is a global index instead), ``s{k}_cum_before`` (R58),
+    then the columns of :func:`results_table` after ``deal``."""
     n = out.shape[0]
-    columns = {"game": pa.array(extras[:, layout.D_GAME]),
-               "deal": pa.array(extras[:, layout.D_DEAL_IN_GAME].astype(np.int16))}
+    columns = {"game": pa.array(extras[:, layout.D_GAME].astype(np.int64)),
+               "deal_in_game": pa.array(extras[:, layout.D_DEAL_IN_GAME].astype(np.int64))}
     columns.update(_how_columns(seed, rules, names, n))
     for side in range(layout.MAX_SIDES):
         columns[f"s{side}_cum_before"] = (
-            pa.array(extras[:, layout.D_CUM_BEFORE + side].astype(np.int32))
-            if side < rules.num_sides else pa.nulls(n, pa.int32()))
+            pa.array(extras[:, layout.D_CUM_BEFORE + side].astype(np.int64))
+            if side < rules.num_sides else pa.nulls(n, INT))
     columns.update(_deal_columns(out, rules))
     return pa.table(columns).replace_schema_metadata(metadata)
 
@@ -178,51 +182,124 @@ def games_table(games_out, first_game, seed, rules, names, metadata):
     n = games_out.shape[0]
     columns = {"game": pa.array(np.arange(first_game, first_game + n, dtype=np.int64))}
     columns.update(_how_columns(seed, rules, names, n))
-    columns["winner"] = pa.array(games_out[:, layout.G_WINNER].astype(np.int8))
+    columns["winner"] = pa.array(games_out[:, layout.G_WINNER].astype(np.int64))
     columns["ended"] = pa.DictionaryArray.from_arrays(
         pa.array(games_out[:, layout.G_ENDED], type=pa.int8()),
         pa.array(list(layout.GAME_ENDINGS)))
-    columns["deals"] = pa.array(games_out[:, layout.G_DEALS].astype(np.int16))
-    columns["first_dealer"] = pa.array(games_out[:, layout.G_FIRST_DEALER].astype(np.int8))
+    columns["deals"] = pa.array(games_out[:, layout.G_DEALS].astype(np.int64))
+    columns["first_dealer"] = pa.array(games_out[:, layout.G_FIRST_DEALER].astype(np.int64))
     for side in range(layout.MAX_SIDES):
         columns[f"s{side}_final"] = (
-            pa.array(games_out[:, layout.G_FINAL + side].astype(np.int32))
-            if side < rules.num_sides else pa.nulls(n, pa.int32()))
+            pa.array(games_out[:, layout.G_FINAL + side].astype(np.int64))
+            if side < rules.num_sides else pa.nulls(n, INT))
     return pa.table(columns).replace_schema_metadata(metadata)
+
+
+def pandas_types(arrow_type):
+    """The pandas dtype for an Arrow type in :func:`to_pandas`: nullable Int64 for integers,
+    nullable boolean for flags, None (pyarrow's default) for the rest."""
+    import pandas as pd
+
+    if pa.types.is_integer(arrow_type):
+        return pd.Int64Dtype()
+    if pa.types.is_boolean(arrow_type):
+        return pd.BooleanDtype()
+    return None
+
+
+def to_pandas(table):
+    """``table.to_pandas()`` with integer columns kept as integers even where they hold
+    nulls (the sides and seats a rule set does not have): pandas ``Int64`` and ``boolean``.
+    The same as ``table.to_pandas(types_mapper=canasta_sim.results.pandas_types)``."""
+    return table.to_pandas(types_mapper=pandas_types)
 
 
 # --------------------------------------------------------------------------------------------
 # Parquet
 # --------------------------------------------------------------------------------------------
 
-def check_writable(path) -> str:
-    """BadInput unless a file can be created at ``path``; call before a long run. Returns path."""
+_TEMP_SUFFIX = ".tmp"
+_TEMP_ROOM = 40  # characters a temporary name adds to the file name: ".<name>.<pid>.<random>.tmp"
+
+
+def check_writable(path, suffix=None) -> str:
+    """BadInput unless a regular file can be created at ``path`` (and, if given, its name
+    ends in ``suffix``); call before a long run.  Returns the path."""
+    import errno
+    import stat
+
     path = os.fspath(path)
+    example = f"results/run{suffix or '.parquet'}"
     if not path.strip() or path.endswith(os.sep):
-        raise BadInput(f"cannot write {path!r}: accepted: a file path such as "
-                       "results/run.parquet")
+        raise BadInput(f"cannot write {path!r}: accepted: a file path such as {example}")
+    if "\0" in path:
+        raise BadInput(f"cannot write {path!r}: it holds a NUL character; accepted: a file "
+                       f"path such as {example}")
     parent = os.path.dirname(os.path.abspath(path))
     shown = os.path.dirname(path) or "."
-    if os.path.isdir(path):
+    if suffix is not None and not path.lower().endswith(suffix):
+        kind = "Parquet" if suffix == ".parquet" else suffix.lstrip(".").upper()
+        raise BadInput(f"cannot write {path!r}: the output is {kind}; accepted: a file name "
+                       f"ending in {suffix}, e.g. {example}")
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            raise BadInput(f"cannot write {path!r}: the name is too long; accepted: a file "
+                           f"name of at most {_name_max(parent) - _TEMP_ROOM} characters") from None
+        info = None
+    if info is not None and stat.S_ISDIR(info.st_mode):
         raise BadInput(f"cannot write {path!r}: it is a directory; accepted: a file path "
-                       "such as results/run.parquet")
+                       f"such as {example}")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        kind = ("a FIFO" if stat.S_ISFIFO(info.st_mode) else "a socket"
+                if stat.S_ISSOCK(info.st_mode) else "a device")
+        raise BadInput(f"cannot write {path!r}: it is {kind}; accepted: a regular file path "
+                       f"such as {example}")
     if not os.path.exists(parent):
-        raise BadInput(f"cannot write {path!r}: directory {shown!r} does not exist")
+        raise BadInput(f"cannot write {path!r}: directory {shown!r} does not exist; accepted: "
+                       f"a path in an existing folder (create it: mkdir -p {shown})")
     if not os.path.isdir(parent):
         raise BadInput(f"cannot write {path!r}: {shown!r} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise BadInput(f"cannot write {path!r}: directory {shown!r} is not writable")
-    if os.path.exists(path) and not os.access(path, os.W_OK):
+    if info is not None and not os.access(path, os.W_OK):
         raise BadInput(f"cannot write {path!r}: the file exists and is not writable")
+    most = _name_max(parent) - _TEMP_ROOM
+    if len(os.path.basename(path).encode()) > most:
+        raise BadInput(f"cannot write {path!r}: the file name is too long; accepted: a file "
+                       f"name of at most {most} bytes")
+    if len(os.path.abspath(path).encode()) + _TEMP_ROOM > _path_max(parent):
+        raise BadInput(f"cannot write {path!r}: the path is too long; accepted: a path of at "
+                       f"most {_path_max(parent) - _TEMP_ROOM} bytes")
     return path
+
+
+def _name_max(folder) -> int:
+    """The longest file name the folder's file system takes (255 if unknown)."""
+    try:
+        return os.pathconf(folder, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _path_max(folder) -> int:
+    """The longest path the folder's file system takes (4096 if unknown)."""
+    try:
+        return os.pathconf(folder, "PC_PATH_MAX")
+    except (OSError, ValueError, AttributeError):
+        return 4096
 
 
 def write_parquet(table_or_batches, path) -> str:
     """Write a table, or an iterable of tables / record batches of one schema, to ``path``.
 
     zstd-compressed; each table of a stream becomes (at least) one row group.  Written
-    to a temporary file in the same directory and moved into place with ``os.replace``,
-    so no partial file is left on any error or KeyboardInterrupt.  Returns the path.
+    through one descriptor to a new temporary file in the same directory, then moved into
+    place with ``os.replace``, so no partial file is left on any error, KeyboardInterrupt
+    or signal.  Returns the path.
     """
     if isinstance(table_or_batches, pa.Table):
         table_or_batches = [table_or_batches]
@@ -232,35 +309,63 @@ def write_parquet(table_or_batches, path) -> str:
 def write_parquets(parts, paths) -> list:
     """Write a stream of tuples of tables, one table per path, to the Parquet ``paths``.
 
-    Every file is written to a temporary file first; only when the whole stream is
-    written are they moved into place, the last path first, so the first file (a games
-    table) never appears without the others.  If a move fails, the files already moved
-    are removed: an error leaves none of the new files behind (a file they replaced is
-    gone, as with any failed overwrite).
+    Every file is written to a temporary file first (created with O_EXCL in the target
+    folder and written through the descriptor that created it); only when the whole
+    stream is written are they moved into place, the last path first, so the first file
+    (a games table) never appears without the others.  If a move fails, the files
+    already moved are removed: an error leaves none of the new files behind (a file they
+    replaced is gone, as with any failed overwrite).  A full disk or another write error
+    becomes a one-line BadInput naming the file.
     """
+    from canasta_sim import _signals
+
     paths = [check_writable(p) for p in paths]
-    temps = [_temp_beside(p) for p in paths]
+    for p in paths:
+        remove_stale_temps(p)
+    temps = []
     writers = [None] * len(paths)
     try:
+        for p in paths:
+            temps.append(_temp_beside(p))
         for part in parts:
             for k, table in enumerate(part):
                 if isinstance(table, pa.RecordBatch):
                     table = pa.Table.from_batches([table])
                 if writers[k] is None:
-                    writers[k] = pq.ParquetWriter(temps[k], table.schema, compression="zstd")
+                    writers[k] = pq.ParquetWriter(temps[k][0], table.schema,
+                                                  compression="zstd")
                 writers[k].write_table(table)
         if any(w is None for w in writers):
             raise BadInput("nothing to write: the result stream was empty")
         for w in writers:
             w.close()
-        _move_all(temps, paths)
-    except BaseException:
+        for handle, _ in temps:
+            handle.flush()
+            os.fchmod(handle.fileno(), 0o666 & ~_umask())  # mkstemp makes 0600
+            handle.close()
+        _signals.check()
+        _move_all([name for _, name in temps], paths)
+    except BaseException as exc:
         for w in writers:
             _close_quietly(w)
-        for tmp in temps:
-            _remove_quietly(tmp)
+        for handle, name in temps:
+            _close_quietly(handle)
+            _remove_quietly(name)
+        if isinstance(exc, OSError):
+            raise _write_error(exc, paths) from None
         raise
     return paths
+
+
+def _write_error(exc: OSError, paths) -> BadInput:
+    """A one-line BadInput for an OSError met while writing ``paths``."""
+    import errno
+
+    reason = exc.strerror or str(exc).splitlines()[0]
+    if exc.errno == errno.ENOSPC or "No space left" in str(exc):
+        return BadInput(f"cannot write {paths[0]!r}: no space left on the device; accepted: an "
+                        "output folder on a disk with room for the file (nothing was written)")
+    return BadInput(f"cannot write {paths[0]!r}: {reason} (nothing was written)")
 
 
 def _move_all(temps, paths):
@@ -269,7 +374,6 @@ def _move_all(temps, paths):
     moved = []
     try:
         for tmp, path in reversed(list(zip(temps, paths))):
-            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual mode
             os.replace(tmp, path)
             moved.append(path)
     except BaseException:
@@ -279,30 +383,77 @@ def _move_all(temps, paths):
 
 
 def write_text(text: str, path) -> str:
-    """Write ``text`` to ``path`` atomically (a temporary file, then ``os.replace``)."""
+    """Write ``text`` to ``path`` atomically: through one descriptor to a temporary file in
+    the same folder, then ``os.replace``."""
     path = check_writable(path)
-    tmp = _temp_beside(path)
+    remove_stale_temps(path)
+    handle, tmp = _temp_beside(path)
     try:
-        with open(tmp, "w", newline="") as handle:
-            handle.write(text)
+        handle.write(text.encode())
+        handle.flush()
+        os.fchmod(handle.fileno(), 0o666 & ~_umask())
+        handle.close()
         _move_all([tmp], [path])
-    except BaseException:
+    except BaseException as exc:
+        _close_quietly(handle)
         _remove_quietly(tmp)
+        if isinstance(exc, OSError):
+            raise _write_error(exc, [path]) from None
         raise
     return path
 
 
-def _temp_beside(path) -> str:
-    """A new empty temporary file in the directory of ``path``."""
+def _temp_prefix(path) -> str:
+    """The start of the temporary names for ``path``: ``.<name>.``."""
+    return f".{os.path.basename(path)}."
+
+
+def _temp_beside(path):
+    """(binary file object, name) of a new temporary file in the folder of ``path``, named
+    ``.<name>.<pid>.<random>.tmp`` and created with O_EXCL (never through a symlink)."""
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
-                               suffix=".tmp")
-    os.close(fd)
-    return tmp
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f"{_temp_prefix(path)}{os.getpid()}.",
+                               suffix=_TEMP_SUFFIX)
+    return os.fdopen(fd, "wb", buffering=1 << 20), tmp
+
+
+def remove_stale_temps(path) -> list:
+    """Remove the temporary files of earlier runs to ``path`` whose process is gone (a
+    ``kill -9`` leaves them); returns the names removed.  Files of a live process stay."""
+    import re
+
+    directory = os.path.dirname(os.path.abspath(path))
+    pattern = re.compile(re.escape(_temp_prefix(path)) + r"(\d+)\.[A-Za-z0-9_]+"
+                         + re.escape(_TEMP_SUFFIX))
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        _remove_quietly(os.path.join(directory, name))
+        removed.append(name)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """True if a process ``pid`` exists (or may: no permission to ask)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def _close_quietly(writer):
-    """Close a ParquetWriter (if any), ignoring errors."""
+    """Close a ParquetWriter or file (if any), ignoring errors."""
     if writer is not None:
         try:
             writer.close()

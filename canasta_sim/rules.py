@@ -1,4 +1,4 @@
-"""Rule sets: every knob of RULES.md section 3.1 as a frozen dataclass, named presets as data.
+"""Rule sets: every knob of docs/knobs.md as a frozen dataclass, named presets as data.
 
 A rule set has a canonical string, the name of its preset optionally followed by
 the knobs that differ from it::
@@ -38,7 +38,7 @@ _MAX_MELD_BOUND = 1 << 40
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One Canasta variant: every knob of RULES.md 3.1 (classic defaults) plus its preset name.
+    """One Canasta variant: every knob of docs/knobs.md (classic defaults) plus its preset name.
 
     Build one with :func:`parse_rules`, :meth:`from_preset` or the constructor; the
     constructor validates every knob and raises :class:`BadInput` on a bad value.
@@ -107,7 +107,7 @@ class RuleSet:
 
     # --- reading -----------------------------------------------------------------------------
     def knobs(self) -> dict:
-        """Every knob name -> value (without ``preset``), in RULES.md order."""
+        """Every knob name -> value (without ``preset``), in docs/rules.md order."""
         return {name: getattr(self, name) for name in KNOBS}
 
     def differences(self) -> dict:
@@ -142,7 +142,7 @@ class RuleSet:
         return {"2x2": 2, "2x3": 2, "3x2": 3}[self.team_layout]
 
     def sides(self) -> list:
-        """Seats of each side: side k holds the seats s with s % num_sides == k (RULES.md 2.11)."""
+        """Seats of each side: side k holds the seats s with s % num_sides == k (docs/rules.md)."""
         n = self.num_sides
         return [[s for s in range(self.num_players) if s % n == k] for k in range(n)]
 
@@ -443,8 +443,160 @@ KNOBS = {
 }
 
 
+class KnobDoc(NamedTuple):
+    """What a knob means (one line) and which rule books use which of its values: the one
+    source of ``canasta-sim rules show`` and of the table in docs/knobs.md."""
+
+    meaning: str
+    sources: str
+
+
+# Source tags: docs/rules.md, "Sources".
+KNOB_DOCS = {
+    "num_players": KnobDoc("number of players at the table",
+                           "4 in every classic source; 2 and 3 in two- and three-hand games "
+                           "(BIC, WIKI, RG); 6 (RG)"),
+    "team_layout": KnobDoc("how the players form sides: 2x2 partnerships, solo players, two "
+                           "sides of three (2x3) or three sides of two (3x2)",
+                           "2x2 classic; solo for 2 and 3 players; 2x3 and 3x2 for six (RG); "
+                           "cutthroat3 (RG) is not supported"),
+    "num_packs": KnobDoc("52-card packs in the deck", "2 classic; 3 for six players (RG)"),
+    "num_jokers": KnobDoc("jokers in the deck", "4 classic; 6 for six players (RG)"),
+    "hand_size": KnobDoc("cards dealt to each player (R6)",
+                         "11 classic; 15 for two players (BIC, WIKI, PAG); 13 for three (RG, "
+                         "WIKI) and six (RG)"),
+    "draw_count": KnobDoc("cards drawn from the stock in a draw (R12); one is discarded",
+                          "1 classic; 2 for two players (BIC, WIKI)"),
+    "canastas_to_go_out": KnobDoc("canastas a side needs before one of its players may go "
+                                  "out (R40)", "1 classic; 2 for two players (BIC) and six (RG)"),
+    "game_target": KnobDoc("cumulative score that ends the game after a deal (R59)",
+                           "5000 classic; 10000 for six in two sides, 7500 in three sides (RG)"),
+    "initial_meld_table": KnobDoc("minimum count of a side's first meld by its cumulative "
+                                  "score: rows lower-bound:minimum (R27)",
+                                  "-inf:15;0:50;1500:90;3000:120 in every classic source; six "
+                                  "players to 10000 add 7500:150 (RG)"),
+    "min_naturals_per_meld": KnobDoc("natural cards every meld must hold (R18)",
+                                     "2 in every source"),
+    "max_wilds_per_meld": KnobDoc("most wild cards in one meld, or none for no limit (R18)",
+                                  "3 (FREY49, PAG, BIC, sources A and B)"),
+    "wild_ratio_rule": KnobDoc("extra limit on wild cards against naturals in a meld: none, le "
+                               "(wilds <= naturals), lt (fewer wilds than naturals), half "
+                               "(naturals >= 2 x wilds) (R18)",
+                               "none (FREY49, PAG); le source B; lt PEN; half source A's "
+                               "literal wording"),
+    "upcard_cover_set": KnobDoc("upcards covered by the next stock card: wild_any3 (wild cards "
+                                "and any three) or wild_red3 (wild cards and red threes) (R7)",
+                                "wild_any3 (sources A and B, BIC); wild_red3 (PAG, WIKI)"),
+    "upcard_red3_freezes": KnobDoc("a red three turned as an upcard freezes the pile (R8, R32)",
+                                   "true (PAG, source A); false (source B)"),
+    "black_three_freezes": KnobDoc("a black three on the pile freezes it like a wild card (R32)",
+                                   "false (PAG, SE); true (source A, BIC)"),
+    "unmelded_pile_access": KnobDoc("how a side that has not melded may take the pile: with a "
+                                    "natural pair and the minimum count, or not at all (R35)",
+                                    "natural_pair_with_min_count (PAG, BIC); forbidden (source "
+                                    "A's first statement)"),
+    "top_card_counts_for_minimum": KnobDoc("the top card of a taken pile counts towards the "
+                                           "initial-meld minimum (R28)",
+                                           "true (PAG, source A); false in Modern American"),
+    "unfrozen_take_natural_plus_wild": KnobDoc("an open pile may be taken with one natural "
+                                               "card and one wild card (R34)",
+                                               "true (source A, PAG, BIC); some house rules "
+                                               "say false"),
+    "unfrozen_take_by_layoff": KnobDoc("an open pile may be taken by adding its top card to a "
+                                       "meld the side has (R34)",
+                                       "true (source A, PAG, BIC)"),
+    "one_card_pile_restriction": KnobDoc("a player holding one card may not take a pile of one "
+                                         "card (R37)", "true (source A, BRIT, BIC)"),
+    "red3_bonus_each": KnobDoc("points per red three (R52)", "100 in every source"),
+    "red3_all_four_total": KnobDoc("points for all four red threes of a two-pack deck (R52)",
+                                   "800 in every source"),
+    "red3_negative_if_unmelded": KnobDoc("a side that never melded scores its red threes "
+                                         "minus (R57)", "true (PAG, BRIT, source A)"),
+    "red3_positive_requires": KnobDoc("what a side needs for its red threes to count plus: "
+                                      "any_meld or a canasta (R52, R57)",
+                                      "any_meld classic; canasta in the Viennese style (cited "
+                                      "by PAG)"),
+    "natural_canasta_bonus": KnobDoc("points per natural canasta (R51)", "500 in every source"),
+    "mixed_canasta_bonus": KnobDoc("points per mixed canasta (R51)", "300 in every source"),
+    "going_out_bonus": KnobDoc("points for going out (R53)", "100 (PAG, BRIT, source A)"),
+    "concealed_going_out_bonus": KnobDoc("points for going out concealed, instead of the "
+                                         "going-out bonus (R53)",
+                                         "200 (PAG, BRIT, source A)"),
+    "concealed_canasta_bonus": KnobDoc("extra points per canasta made and completed in one "
+                                       "turn from the hand", "0 classic; 100 source B"),
+    "concealed_exempt_from_min_count": KnobDoc("a player going out concealed need not reach "
+                                               "the initial-meld minimum (R30)",
+                                               "true (PAG, SE); false (source A)"),
+    "concealed_allows_pile_take": KnobDoc("a concealed going-out may begin with a pile take "
+                                          "(R44)", "true (PAG; source B's concealed canasta "
+                                          "may use the top card)"),
+    "concealed_allows_final_discard": KnobDoc("a concealed going-out may end with a discard "
+                                              "(R44)", "true (BRIT: with or without a "
+                                              "discard)"),
+    "ask_permission": KnobDoc("asking the partner before going out: optional, never or "
+                              "required (R42)", "optional (BRIT, BIC, PAG)"),
+    "last_card_red3_may_meld": KnobDoc("a player whose last stock card is a red three may "
+                                       "still meld (never discard) (R47)",
+                                       "false (PAG, SE, BIC); true (BRIT)"),
+    "empty_stock_forced_take": KnobDoc("once the stock is gone a player must take an open pile "
+                                       "whose top card fits a meld of his side (R49)",
+                                       "true (PAG, BIC, BRIT)"),
+    "black_three_going_out_meld": KnobDoc("a player going out may meld three or four black "
+                                          "threes (R25)", "true (BRIT, sources A and B)"),
+    "black3_card_value": KnobDoc("card value of a black three (R4, R54, R55)",
+                                 "5 classic; some house games charge 100 for one left in hand"),
+    "wild_canasta_bonus": KnobDoc("bonus for a canasta of wild cards; none means no such "
+                                  "canasta (R18); other values are not supported",
+                                  "none classic; 2000 and more in South American and Modern "
+                                  "American variants"),
+    "tie_policy": KnobDoc("an exact tie at or above the target: play another deal or call a "
+                          "draw (R60)", "extra_deal (the engine's reading: the sources are "
+                          "silent); draw"),
+    "red3_replacement_timing": KnobDoc("when dealt red threes are laid and replaced: right "
+                                       "after the deal or in each player's first turn (R9)",
+                                       "after_deal classic; first_turn changes only when the "
+                                       "cards are seen, never the odds"),
+}
+assert set(KNOB_DOCS) == set(KNOBS)
+
+
+def knob_values(knob) -> str:
+    """The values a knob accepts, as text for docs and ``rules show``."""
+    if isinstance(knob, EnumKnob):
+        return ", ".join(knob.names)
+    if isinstance(knob, BoolKnob):
+        return "true, false"
+    if isinstance(knob, MeldTableKnob):
+        return f"1..{knob.max_rows} rows bound:minimum"
+    return knob.accepted()
+
+
+def knobs_markdown() -> str:
+    """The knob table of docs/knobs.md, made from KNOBS and KNOB_DOCS (a test compares)."""
+    classic = preset_rules("classic")
+    lines = ["| knob | values | classic | meaning | sources of each value |",
+             "|---|---|---|---|---|"]
+    for name, knob in KNOBS.items():
+        doc = KNOB_DOCS[name]
+        default = knob.format(getattr(classic, name))
+        lines.append(f"| `{name}` | {knob_values(knob)} | `{default}` | {doc.meaning} | "
+                     f"{doc.sources} |")
+    return "\n".join(lines) + "\n"
+
+
+def presets_markdown() -> str:
+    """The preset table of docs/knobs.md, made from PRESETS (a test compares)."""
+    lines = ["| preset | description | knobs that differ from classic |", "|---|---|---|"]
+    for name, preset in PRESETS.items():
+        rules = preset_rules(name)
+        diffs = ", ".join(f"`{k}={KNOBS[k].format(getattr(rules, k))}`"
+                          for k in KNOBS if k in preset.overrides) or "-"
+        lines.append(f"| `{name}` | {preset.description} | {diffs} |")
+    return "\n".join(lines) + "\n"
+
+
 # --------------------------------------------------------------------------------------------
-# Presets (RULES.md 3.2, 3.3)
+# Presets (docs/knobs.md, Presets)
 # --------------------------------------------------------------------------------------------
 
 class Preset(NamedTuple):
@@ -458,7 +610,7 @@ _SIX_PLAYER = {"num_players": 6, "num_packs": 3, "num_jokers": 6, "hand_size": 1
                "canastas_to_go_out": 2}
 
 PRESETS = {
-    "classic": Preset("four players in two partnerships, 108 cards, 11 each (RULES.md 2)", {}),
+    "classic": Preset("four players in two partnerships, 108 cards, 11 each (docs/rules.md)", {}),
     "two-player": Preset("two solo players, 15 cards each, draw 2 discard 1, two canastas "
                          "to go out (BIC Two-Hand)",
                          {"num_players": 2, "team_layout": "solo", "hand_size": 15,
@@ -507,7 +659,7 @@ def _unknown_knob_message(name):
 
     close = difflib.get_close_matches(str(name), list(KNOBS), n=1)
     hint = f"did you mean {close[0]}? " if close else ""
-    return (f"unknown rule knob {_q(name)}: {hint}accepted knobs (RULES.md 3.1) are "
+    return (f"unknown rule knob {_q(name)}: {hint}accepted knobs (docs/knobs.md) are "
             f"{', '.join(KNOBS)}")
 
 
@@ -575,9 +727,22 @@ def parse_rules_file(path) -> RuleSet:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
         import tomli as tomllib
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise BadInput(f"rule file {path!r} is {kind}: accepted are a preset name, a "
+                       "canonical string or a regular .toml file")
     try:
         with open(path, "rb") as handle:
             data = tomllib.load(handle)
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"rule file {path!r} is not UTF-8 text (byte {exc.start}): accepted: a "
+                       "UTF-8 .toml file") from None
     except FileNotFoundError:
         raise BadInput(f"rule file {path!r} does not exist: accepted are a preset name, a "
                        "canonical string or an existing .toml file") from None

@@ -21,7 +21,10 @@ from canasta_sim.policies import parse_policies
 from canasta_sim.rules import RuleSet, parse_rules
 
 MAX_SEED = 2 ** 63 - 1
-MAX_DEALS = 2 ** 62
+MAX_DEALS = 2 ** 62           # deal indices stay below this (the games' deal streams too)
+MAX_RUN_DEALS = 10 ** 12      # deals in one run (about 80 days on two cores)
+MAX_RUN_GAMES = 10 ** 11      # games in one run
+MAX_TABLE_ROWS = 20_000_000   # rows simulate() builds in memory (about 10 GB)
 SCORE_BOUND = 10 ** 9          # |cumulative score| accepted in scores_before
 DEFAULT_CHUNK = 65536         # deals per chunk: one Parquet row group
 DEFAULT_GAME_CHUNK = 4096     # games per chunk in a games run
@@ -57,11 +60,21 @@ def _is_int(value) -> bool:
 
 
 def check_deals(deals, name="deals") -> int:
-    """The number of deals as an int >= 0, or BadInput."""
-    if not _is_int(deals) or not 0 <= deals <= MAX_DEALS:
-        raise BadInput(f"{name}={deals!r} is not accepted: accepted: a whole number >= 0, "
-                       "e.g. 10000")
+    """A number of deals as an int in 0..MAX_RUN_DEALS (a first deal: 0..MAX_DEALS-1),
+    or BadInput."""
+    limit = MAX_DEALS - 1 if name.startswith("first") else MAX_RUN_DEALS
+    if not _is_int(deals) or not 0 <= deals <= limit:
+        raise BadInput(f"{name}={deals!r} is not accepted: accepted: a whole number in "
+                       f"0..{limit}, e.g. 10000")
     return int(deals)
+
+
+def check_range(first, count, unit="deal"):
+    """BadInput unless ``first + count`` stays within the indices the seeds cover."""
+    limit = MAX_DEALS if unit == "deal" else MAX_GAMES
+    if first + count > limit:
+        raise BadInput(f"first_{unit}={first} with {count} {unit}s ends after {unit} {limit}: "
+                       f"accepted: first_{unit} + {unit}s <= {limit}")
 
 
 def check_seed(seed) -> int:
@@ -164,6 +177,10 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
     deals, games = _deals_or_games(deals, games, scores_before, first_deal, first_game)
     first_deal = check_deals(first_deal, name="first_deal")
     first_game = check_games(first_game, name="first_game")
+    if games is None:
+        check_range(first_deal, deals, "deal")
+    else:
+        check_range(first_game, games, "game")
     seed = check_seed(seed)
     rules = parse_rules(rules)
     rules_nb = rules.to_kernel()
@@ -171,6 +188,12 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
     scores = parse_scores(scores_before, rules.num_sides)
     metadata = provenance(rules, seed, names, scores[:rules.num_sides].tolist(),
                           games=games is not None)
+    if games is None:
+        metadata[b"canasta_sim.first_deal"] = str(first_deal).encode()
+        metadata[b"canasta_sim.deals"] = str(deals).encode()
+    else:
+        metadata[b"canasta_sim.first_game"] = str(first_game).encode()
+        metadata[b"canasta_sim.games"] = str(games).encode()
     return Plan(deals, first_deal, seed, rules, rules_nb, names, ids, params, scores, metadata,
                 games, first_game)
 
@@ -195,10 +218,12 @@ def _deals_or_games(deals, games, scores_before, first_deal, first_game):
 
 
 def check_games(games, name="games") -> int:
-    """A number of games (or a game index) as an int in 0..MAX_GAMES, or BadInput."""
-    if not _is_int(games) or not 0 <= games <= MAX_GAMES:
+    """A number of games as an int in 0..MAX_RUN_GAMES (a first game: 0..MAX_GAMES-1),
+    or BadInput."""
+    limit = MAX_GAMES - 1 if name.startswith("first") else MAX_RUN_GAMES
+    if not _is_int(games) or not 0 <= games <= limit:
         raise BadInput(f"{name}={games!r} is not accepted: accepted: a whole number in "
-                       f"0..{MAX_GAMES}, e.g. 1000")
+                       f"0..{limit}, e.g. 1000")
     return int(games)
 
 
@@ -309,11 +334,14 @@ class WorkPool:
         self.close()
 
 
-def chunk_bounds(first: int, count: int, chunk_size: int) -> list:
-    """(first, n) of each chunk of ``count`` deals or games from ``first``; one empty chunk
-    when count is 0."""
+def chunk_bounds(first: int, count: int, chunk_size: int) -> Iterator:
+    """(first, n) of each chunk of ``count`` deals or games from ``first``, lazily; one empty
+    chunk when count is 0."""
     end = first + count
-    return [(s, min(chunk_size, end - s)) for s in range(first, end, chunk_size)] or [(first, 0)]
+    if count == 0:
+        yield (first, 0)
+    for start in range(first, end, chunk_size):
+        yield (start, min(chunk_size, end - start))
 
 
 def iter_chunks(plan: Plan, chunk_size=None, threads=None, progress=False) -> Iterator:
@@ -335,9 +363,10 @@ def iter_chunks(plan: Plan, chunk_size=None, threads=None, progress=False) -> It
                  disable=not progress, dynamic_ncols=True, unit_scale=True,
                  smoothing=0.1) as bar:
         start = pool.start_games if games else pool.start_deals
-        pending = start(plan, *chunks[0])
-        for k in range(len(chunks)):
-            following = start(plan, *chunks[k + 1]) if k + 1 < len(chunks) else None
+        pending = start(plan, *next(chunks))
+        while pending is not None:
+            following = next(chunks, None)
+            following = start(plan, *following) if following is not None else None
             result = pending.wait()
             bar.update(pending.count)
             yield pending.first, result
@@ -419,21 +448,33 @@ def prepare_sweep(sweeps, deals=None, seed=0, rules="classic", policies="greedy"
         return [(base, {})]
     metadata = dict(base.metadata)
     metadata[b"canasta_sim.sweep"] = ";".join(
-        f"{s.column}={','.join(f'{v:g}' for v in s.values)}" for s in sweeps).encode()
+        f"{s.name}={','.join(f'{v:g}' for v in s.values)}" for s in sweeps).encode()
+    metadata[b"canasta_sim.sweep_columns"] = ",".join(s.column for s in sweeps).encode()
     points = []
+    integer = {s.column: s.integer for s in sweeps}
     for text, values in sweep_points(policies, base.rules.num_players, sweeps):
         plan = prepare(deals, seed, base.rules, text, scores_before, first_deal, games,
                        first_game)
-        points.append((plan._replace(metadata=metadata), values))
+        typed = {column: int(v) if integer[column] else float(v)
+                 for column, v in values.items()}
+        points.append((plan._replace(metadata=metadata), typed))
+    total = len(points) * (base.deals if base.games is None else base.games)
+    limit = MAX_RUN_DEALS if base.games is None else MAX_RUN_GAMES
+    if total > limit:
+        unit = "deals" if base.games is None else "games"
+        raise BadInput(f"the sweep plays {len(points)} x {total // len(points)} = {total} "
+                       f"{unit}: accepted: at most {limit} {unit} in one run")
     return points
 
 
 def _with_sweep_columns(table, values: dict):
-    """``table`` with one float64 column per swept parameter, holding its value."""
+    """``table`` with one column per swept parameter holding its value: int64 for a
+    whole-number parameter, float64 otherwise."""
     import pyarrow as pa
 
     for column, value in values.items():
-        table = table.append_column(column, pa.array([value] * table.num_rows, pa.float64()))
+        kind = pa.int64() if isinstance(value, int) else pa.float64()
+        table = table.append_column(column, pa.array([value] * table.num_rows, kind))
     return table
 
 
@@ -473,6 +514,12 @@ def simulate(deals=None, seed=0, rules="classic", policies="greedy", scores_befo
 
     points = prepare_sweep(sweep, deals, seed, rules, policies, scores_before, first_deal,
                            games, first_game)
+    plan = points[0][0]
+    rows = len(points) * (plan.deals if plan.games is None else plan.games)
+    if rows > MAX_TABLE_ROWS:
+        raise BadInput(f"simulate() would hold {rows} rows in memory: accepted: at most "
+                       f"{MAX_TABLE_ROWS}; for more, run 'canasta-sim simulate' (it streams to "
+                       "Parquet) or split the run with first_deal / first_game")
     threads = check_threads(threads)
     if chunk_size is not None:
         check_chunk_size(chunk_size)

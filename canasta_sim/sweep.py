@@ -3,7 +3,8 @@
 ``--sweep "careful.freeze_at=4:16:2"`` plays every seat whose policy is ``careful``
 with ``freeze_at`` = 4, 6, ..., 16 (the stop value is included when the steps reach it),
 each time on the very same deal seeds (common random numbers), and writes one result
-with a column ``careful.freeze_at`` holding the value of each row.  Several sweeps
+with a column ``careful__freeze_at`` holding the value of each row (int64 for a
+whole-number parameter, float64 for ``danger``).  Several sweeps
 give every combination of their values.  Values may also be listed: ``=4,8,12``.
 """
 from __future__ import annotations
@@ -14,9 +15,10 @@ import re
 from typing import NamedTuple
 
 from canasta_sim.errors import BadInput
-from canasta_sim.policies import REGISTRY, parse_one, policy_text, split_top_level
+from canasta_sim.policies import PARAMS, REGISTRY, parse_one, policy_text, split_top_level
 
-MAX_VALUES = 1000
+MAX_VALUES = 1000   # values of one swept parameter
+MAX_POINTS = 1000   # combinations of every swept parameter
 _SWEEP = re.compile(r"^\s*([A-Za-z0-9_-]+)\.([A-Za-z0-9_]+)\s*=\s*(.+?)\s*$")
 ACCEPTED = ("accepted: policy.parameter=start:stop:step (stop included) or "
             "policy.parameter=v1,v2,..., e.g. careful.freeze_at=4:16:2")
@@ -30,9 +32,20 @@ class Sweep(NamedTuple):
     values: tuple
 
     @property
-    def column(self) -> str:
-        """The result column holding this parameter's value: ``policy.param``."""
+    def name(self) -> str:
+        """The sweep as written: ``policy.param``."""
         return f"{self.policy}.{self.param}"
+
+    @property
+    def column(self) -> str:
+        """The result column holding this parameter's value: ``policy__param`` (no dot, so
+        ``df.careful__freeze_at`` and SQL work without quoting)."""
+        return f"{self.policy}__{self.param}"
+
+    @property
+    def integer(self) -> bool:
+        """True if the parameter takes whole numbers (its column is then int64)."""
+        return PARAMS[self.param].integer
 
 
 def parse_sweep(text: str) -> Sweep:
@@ -49,7 +62,13 @@ def parse_sweep(text: str) -> Sweep:
         accepted = ", ".join(params) or "none"
         raise BadInput(f"sweep {text!r}: policy {policy!r} has no parameter {param!r}: "
                        f"accepted parameters are {accepted}")
-    return Sweep(policy, param, _values(text, body))
+    values = _values(text, body)
+    for value in values:
+        try:
+            PARAMS[param].check(policy, param, value)
+        except BadInput as exc:
+            raise BadInput(f"sweep {text!r}: {exc}") from None
+    return Sweep(policy, param, values)
 
 
 def _values(text, body) -> tuple:
@@ -86,10 +105,16 @@ def parse_sweeps(texts) -> list:
     if isinstance(texts, str):
         texts = [texts]
     sweeps = [parse_sweep(t) for t in texts or ()]
-    columns = [s.column for s in sweeps]
+    columns = [s.name for s in sweeps]
     twice = [c for i, c in enumerate(columns) if c in columns[:i]]
     if twice:
         raise BadInput(f"sweep of {twice[0]!r} is given twice: accepted: each parameter once")
+    points = math.prod(len(s.values) for s in sweeps)
+    if points > MAX_POINTS:
+        sizes = " x ".join(str(len(s.values)) for s in sweeps)
+        raise BadInput(f"sweeps {' '.join(texts)!r} make {points} combinations ({sizes}): "
+                       f"accepted: at most {MAX_POINTS} combinations; split the study into "
+                       "several runs")
     return sweeps
 
 
@@ -105,7 +130,7 @@ def sweep_points(policies, num_players: int, sweeps: list) -> list:
     names = [parse_one(seat)[0].split("(")[0] for seat in seats]
     for sweep in sweeps:
         if sweep.policy not in names:
-            raise BadInput(f"sweep {sweep.column!r}: no seat plays {sweep.policy!r} (policies "
+            raise BadInput(f"sweep {sweep.name!r}: no seat plays {sweep.policy!r} (policies "
                            f"{','.join(names)}): accepted: a policy that sits at some seat")
     points = []
     for combo in itertools.product(*(s.values for s in sweeps)):

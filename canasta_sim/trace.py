@@ -1,4 +1,4 @@
-"""Deal traces in the JSON Lines format of TRACE.md, and a readable view of them.
+"""Deal traces in the JSON Lines format of docs/trace.md, and a readable view of them.
 
 The kernel records every deal it plays into an integer event buffer
 (``kernels/trace_buf.py``) when tracing is on; this module only decodes that
@@ -49,7 +49,7 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1):
 
 
 def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
-    """The TRACE.md events (dicts) of one traced deal, start to score."""
+    """The docs/trace.md events (dicts) of one traced deal, start to score."""
     rules = plan.rules
     events = []
     pos = 0
@@ -110,7 +110,7 @@ def _take_event(seat, pile_n, n_melds, cards) -> dict:
 
 
 def score_event(row, num_sides: int) -> dict:
-    """The score line of TRACE.md, from the kernel's result row."""
+    """The score line of docs/trace.md, from the kernel's result row."""
     sides = []
     for k in range(num_sides):
         base = layout.SIDE_BASE + layout.SIDE_STRIDE * k
@@ -154,7 +154,7 @@ def game_trace_events(rules="classic", seed=0, first=0, last=1,
 
 
 def event_lines(event_lists) -> Iterator[str]:
-    """JSON Lines (TRACE.md), one event per string, from lists of events."""
+    """JSON Lines (docs/trace.md), one event per string, from lists of events."""
     for events in event_lists:
         for ev in events:
             yield json.dumps(ev, separators=(",", ":"))
@@ -162,7 +162,7 @@ def event_lines(event_lists) -> Iterator[str]:
 
 def trace_lines(rules="classic", seed=0, first=0, last=1, policies="greedy",
                 scores_before=None) -> Iterator[str]:
-    """JSON Lines (TRACE.md) of deals first..last-1, one event per string."""
+    """JSON Lines (docs/trace.md) of deals first..last-1, one event per string."""
     return event_lines(trace_events(rules, seed, first, last, policies, scores_before))
 
 
@@ -176,10 +176,30 @@ def _fmt_cards(counter: Counter) -> str:
     return " ".join(cards) if cards else "-"
 
 
+WILD_TOKENS = ("JK", "2")
+
+
+def canasta_kind(cards) -> str:
+    """'natural canasta' or 'mixed canasta' for a meld of 7 or more cards (R23), else ''."""
+    if len(cards) < 7:
+        return ""
+    return "mixed canasta" if any(c in WILD_TOKENS for c in cards) else "natural canasta"
+
+
+def partnerships(sides) -> str:
+    """``side 0 = seats 0 and 2, side 1 = seats 1 and 3`` (or each seat alone)."""
+    def seats(group):
+        return f"seat {group[0]}" if len(group) == 1 else \
+            "seats " + ", ".join(str(s) for s in group[:-1]) + f" and {group[-1]}"
+    return ", ".join(f"side {k} = {seats(g)}" for k, g in enumerate(sides))
+
+
 class _View:
     """Hands, pile, melds and red threes, replayed from the trace events for display."""
 
     def __init__(self, start: dict):
+        from canasta_sim.rules import parse_rules
+
         self.sides = start["sides"]
         self.side_of = {s: k for k, seats in enumerate(self.sides) for s in seats}
         self.hands = [Counter(h) for h in start["hands"]]
@@ -187,6 +207,27 @@ class _View:
         self.pile = []
         self.melds = [dict() for _ in self.sides]
         self.red3 = [0] * len(self.sides)
+        self.melded = [False] * len(self.sides)
+        rules = parse_rules(start["rules"])
+        self.freezers = {"JK": "a joker", "2": "a deuce"}   # R32 (R8 for the upcard)
+        if rules.upcard_red3_freezes:
+            self.freezers["3r"] = "a red three"
+        if rules.black_three_freezes:
+            self.freezers["3b"] = "a black three"
+
+    def pile_state(self) -> str:
+        """``pile N, frozen (a deuce in it)`` / ``pile N, open`` plus the sides for which it
+        is frozen because they have not melded yet (R32)."""
+        if not self.pile:
+            return "pile empty"
+        reason = next((self.freezers[c] for c in self.pile if c in self.freezers), None)
+        if reason is not None:
+            return f"pile {len(self.pile)}, frozen ({reason} in it)"
+        unmelded = [str(k) for k, done in enumerate(self.melded) if not done]
+        if not unmelded:
+            return f"pile {len(self.pile)}, open"
+        who = ("side " if len(unmelded) == 1 else "sides ") + " and ".join(unmelded)
+        return f"pile {len(self.pile)}, open; frozen for {who} (not melded yet)"
 
     def apply(self, ev: dict) -> str:
         """Apply one event to the view and return its line of text."""
@@ -195,7 +236,8 @@ class _View:
         if kind == "upcard":
             self.stock = self.stock[len(ev["cards"]):]
             self.pile.extend(ev["cards"])
-            return f"upcard: {' '.join(ev['cards'])}  (pile top {self.pile[-1]})"
+            return (f"upcard: {' '.join(ev['cards'])}  (pile top {self.pile[-1]})   "
+                    f"[{self.pile_state()}]")
         if kind == "red3":
             self.hands[seat]["3r"] -= 1
             self.red3[self.side_of[seat]] += 1
@@ -212,15 +254,15 @@ class _View:
             return self._take(seat, ev)
         if kind == "meld":
             self.hands[seat].subtract(ev["cards"])
-            self._add(seat, ev["rank"], ev["cards"])
-            return f"  seat {seat} melds {ev['rank']}: {' '.join(ev['cards'])}"
+            became = self._add(seat, ev["rank"], ev["cards"])
+            return f"  seat {seat} melds {ev['rank']}: {' '.join(ev['cards'])}{became}"
         if kind == "ask":
             return f"  seat {seat} asks to go out: {'yes' if ev['answer'] else 'no'}"
         if kind == "discard":
             self.hands[seat][ev["card"]] -= 1
             self.pile.append(ev["card"])
             return (f"  seat {seat} discards {ev['card']}   hand: "
-                    f"{_fmt_cards(+self.hands[seat])}   [pile {len(self.pile)}]")
+                    f"{_fmt_cards(+self.hands[seat])}   [{self.pile_state()}]")
         if kind == "out":
             how = "concealed" if ev["concealed"] else "not concealed"
             return f"  seat {seat} goes out ({how})"
@@ -233,28 +275,39 @@ class _View:
 
     def _take(self, seat, ev) -> str:
         top = ev["pile"][-1]
+        state = self.pile_state()
+        became = []
         for i, meld in enumerate(ev["melds"]):
             from_hand = list(meld["cards"])
             if i == 0:
                 from_hand.remove(top)
             self.hands[seat].subtract(from_hand)
-            self._add(seat, meld["rank"], meld["cards"])
+            became.append(self._add(seat, meld["rank"], meld["cards"]))
         for card in ev["pile"][:-1]:
             self.hands[seat][card] += 1
         self.pile = []
-        melds = "; ".join(f"{m['rank']}: {' '.join(m['cards'])}" for m in ev["melds"])
-        return f"seat {seat} TAKES the pile of {len(ev['pile'])} ({top} on top) with {melds}"
+        melds = "; ".join(f"{m['rank']}: {' '.join(m['cards'])}{b}"
+                          for m, b in zip(ev["melds"], became))
+        return (f"seat {seat} TAKES the pile of {len(ev['pile'])} ({top} on top; was "
+                f"{state.split(', ', 1)[1] if ', ' in state else state}) with {melds}")
 
-    def _add(self, seat, rank, cards):
-        melds = self.melds[self.side_of[seat]]
-        melds.setdefault(rank, []).extend(cards)
+    def _add(self, seat, rank, cards) -> str:
+        """Lay ``cards`` on the side's meld of ``rank``; returns ``  -> natural canasta``
+        (or mixed) when the meld is a canasta after it, else ''."""
+        side = self.side_of[seat]
+        self.melded[side] = True
+        meld = self.melds[side].setdefault(rank, [])
+        meld.extend(cards)
+        kind = canasta_kind(meld)
+        return f"  -> {len(meld)} cards: {kind}" if kind else ""
 
     def table(self) -> str:
         """Each side's red threes and melds, and every hand, as lines of text."""
         lines = []
         for k, seats in enumerate(self.sides):
-            melds = "  ".join(f"[{' '.join(c)}]" for _, c in sorted(
-                self.melds[k].items(), key=lambda kv: -_ORDER[kv[0]]))
+            melds = "  ".join(
+                f"[{' '.join(c)}]" + (f" {canasta_kind(c)}" if canasta_kind(c) else "")
+                for _, c in sorted(self.melds[k].items(), key=lambda kv: -_ORDER[kv[0]]))
             lines.append(f"side {k}: red threes {self.red3[k]}  melds {melds or '-'}")
             for s in seats:
                 lines.append(f"  seat {s} holds {_fmt_cards(+self.hands[s])}")
@@ -275,6 +328,7 @@ def pretty_event_lines(event_lists) -> Iterator[str]:
         game = f"game {start['game']}  " if start.get("game") is not None else ""
         yield (f"=== {game}deal {start['deal']}  rules {start['rules']}  dealer "
                f"{start['dealer']}  scores before {start['scores_before']}")
+        yield f"partnerships: {partnerships(start['sides'])}"
         for s, hand in enumerate(view.hands):
             yield f"seat {s} dealt {_fmt_cards(hand)}"
         for ev in events[1:]:

@@ -1,7 +1,27 @@
-"""Compile (or load from the on-disk cache) the entry kernels ahead of use."""
+"""Compile (or load from the on-disk cache) the entry kernels ahead of use.
+
+Each ``warm_*`` function makes one entry kernel ready and returns the seconds it took;
+:func:`warm` makes all of them ready and says for each whether it was compiled or loaded.
+"""
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
+
+
+class Ready(NamedTuple):
+    """How an entry kernel became ready: ``how`` is 'compiled' or 'loaded', in ``seconds``."""
+
+    seconds: float
+    how: str
+
+
+def _how(*dispatchers) -> str:
+    """'compiled' if any of the dispatchers compiled a signature, else 'loaded'."""
+    for dispatcher in dispatchers:
+        if any(dispatcher.stats.cache_misses.values()):
+            return "compiled"
+    return "loaded"
 
 
 def warm_play_deals() -> float:
@@ -45,19 +65,34 @@ def warm_deal_only() -> float:
     return time.perf_counter() - start
 
 
-def warm_games() -> float:
-    """Make ``play_games_nb`` and ``trace_game_deal_nb`` ready; returns seconds."""
+def warm_play_games() -> float:
+    """Make ``play_games_nb`` ready (what ``simulate --games`` needs); returns seconds."""
     from canasta_sim.runner import play_game_range, prepare
-    from canasta_sim.trace import run_traced
 
     plan = prepare(games=1)
     start = time.perf_counter()
     play_game_range(plan, 0, 1)
+    return time.perf_counter() - start
+
+
+def warm_games() -> float:
+    """Make ``play_games_nb`` and ``trace_game_deal_nb`` ready; returns seconds."""
+    from canasta_sim.runner import prepare
+    from canasta_sim.trace import run_traced
+
+    plan = prepare(games=1)
+    start = time.perf_counter()
+    warm_play_games()
     run_traced(plan, 0, dealer=0)
     return time.perf_counter() - start
 
 
 def warm() -> dict:
-    """Make every entry kernel ready; returns seconds per kernel."""
-    return {"play_deals_nb": warm_play_deals(), "trace_deal_nb": warm_trace_deal(),
-            "deal_only_nb": warm_deal_only(), "play_games_nb": warm_games()}
+    """Make every entry kernel ready; returns a :class:`Ready` per kernel name."""
+    from canasta_sim.kernels import engine, games
+
+    steps = (("play_deals_nb", warm_play_deals, (engine.play_deals_nb,)),
+             ("trace_deal_nb", warm_trace_deal, (engine.trace_deal_nb,)),
+             ("deal_only_nb", warm_deal_only, (engine.deal_only_nb,)),
+             ("play_games_nb", warm_games, (games.play_games_nb, games.trace_game_deal_nb)))
+    return {name: Ready(step(), _how(*dispatchers)) for name, step, dispatchers in steps}

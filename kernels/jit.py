@@ -17,9 +17,23 @@ Every other helper stays a call.
 ``entry`` marks the few kernels called from Python: they allocate the state and keep NRT.
 ``_nrt`` is a numba target option (not in numba's public docs; numba's own test-suite uses
 it); numba is pinned to a version range in pyproject.toml.
+
+Every kernel is cached on disk by ``canasta_sim._cache.disk_cache`` (one folder per version
+of the kernel sources, the same for every install path) rather than by numba's
+``cache=True``, whose entries depend on where the package is installed.
 """
 from numba import njit
 
-kernel = njit(cache=True, _nrt=False)
-turn_step = njit(cache=True, _nrt=False, inline="always")
-entry = njit(cache=True, nogil=True)
+from canasta_sim._cache import disk_cache
+
+
+def _cached(**options):
+    """A decorator: ``njit(**options)`` with canasta-sim's on-disk cache."""
+    def decorate(func):
+        return disk_cache(njit(**options)(func))
+    return decorate
+
+
+kernel = _cached(_nrt=False)
+turn_step = _cached(_nrt=False, inline="always")
+entry = _cached(nogil=True)

@@ -23,3 +23,18 @@ def warm_kernels():
     warm()
     elapsed = time.perf_counter() - start
     print(f"\nkernels ready in {elapsed:.1f} s")
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say plainly, even without ``-rs``, which tests were skipped because something outside
+    the repository (the external referee or spec) is missing: one line per reason."""
+    from collections import Counter
+
+    reasons = Counter()
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = str(longrepr[-1]) if isinstance(longrepr, tuple) else str(longrepr)
+        if "external" in reason:
+            reasons[reason.removeprefix("Skipped: ")] += 1
+    for reason, count in reasons.items():
+        terminalreporter.write_line(f"{count} tests skipped: {reason}")

@@ -5,6 +5,7 @@ would offer, and asks the policy to choose (``club_decide_nb``, the code the eng
 calls).  Plus: sweeps write their columns, and a short strength check.
 """
 import numpy as np
+import pyarrow as pa
 import pytest
 from canasta_sim.kernels import actions, club, engine, state
 from canasta_sim.kernels.cards import TOKEN_TO_KIND
@@ -238,15 +239,19 @@ def test_sweep_writes_one_column_per_parameter_on_the_same_deals():
     table = canasta_sim.simulate(60, seed=3, policies="careful,greedy,careful,greedy",
                                  sweep=["careful.freeze_at=4:8:2", "careful.danger=0,1"])
     df = table.to_pandas()
-    assert df.groupby(["careful.freeze_at", "careful.danger"]).size().to_dict() == {
-        (f, d): 60 for f in (4.0, 6.0, 8.0) for d in (0.0, 1.0)}
-    for _, part in df.groupby(["careful.freeze_at", "careful.danger"]):
+    assert df.groupby(["careful__freeze_at", "careful__danger"]).size().to_dict() == {
+        (f, d): 60 for f in (4, 6, 8) for d in (0.0, 1.0)}
+    assert table["careful__freeze_at"].type == pa.int64()              # a whole-number parameter
+    assert table["careful__danger"].type == pa.float64()
+    for _, part in df.groupby(["careful__freeze_at", "careful__danger"]):
         assert list(part.deal) == list(range(60))
-    first = df[(df["careful.freeze_at"] == 4) & (df["careful.danger"] == 0)]
+    first = df[(df.careful__freeze_at == 4) & (df.careful__danger == 0)]
     assert set(first.policy_0) == {"careful(danger=0,freeze_at=4)"}
     assert set(first.policy_1) == {"greedy"}
     assert table.schema.metadata[b"canasta_sim.sweep"] == \
         b"careful.freeze_at=4,6,8;careful.danger=0,1"
+    assert table.schema.metadata[b"canasta_sim.sweep_columns"] == \
+        b"careful__freeze_at,careful__danger"
 
 
 @pytest.mark.parametrize("sweep,fragment", [
@@ -259,6 +264,10 @@ def test_sweep_writes_one_column_per_parameter_on_the_same_deals():
     ("careful.freeze_at=0:nan", "not a finite number"),
     (["careful.freeze_at=4:8", "careful.danger=1,2", "careful.danger=3"],
      "'careful.danger' is given twice"),
+    ("careful.freeze_at=4:8:0.5", "freeze_at=4.5 is not a whole number"),
+    ("careful.wild_hold=0:30:5", "wild_hold=25 is out of range: accepted: a whole number in 0..24"),
+    (["careful.freeze_at=1:1000", "careful.danger=1:1000"],
+     "make 1000000 combinations .*accepted: at most 1000"),
 ])
 def test_bad_sweeps_are_rejected(sweep, fragment):
     with pytest.raises(BadInput, match=fragment):

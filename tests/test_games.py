@@ -34,7 +34,7 @@ def test_game_traces_agree_with_the_deal_rows(rules):
     assert len(traced) == len(rows)
     for events, row in zip(traced, rows):
         start, score = events[0], events[-1]
-        assert (start["game"], start["deal"], start["dealer"]) == (row["game"], row["deal"],
+        assert (start["game"], start["deal"], start["dealer"]) == (row["game"], row["deal_in_game"],
                                                                   row["dealer"])
         sides = len(score["sides"])
         assert start["scores_before"] == [row[f"s{k}_cum_before"] for k in range(sides)]

@@ -39,9 +39,11 @@ def test_results_table_columns_and_types():
     assert pa.types.is_dictionary(table["rules"].type)
     assert table["rules"][0].as_py() == "six-player-3x2"
     assert table["policy_1"][0].as_py() == "random"
-    assert table["s2_score"].type == pa.int32() and table["s2_score"][0].as_py() == 300
+    assert table["s2_score"].type == pa.int64() and table["s2_score"][0].as_py() == 300
     assert table["s0_melded"].type == pa.bool_()
-    assert table["dealer"].type == pa.int8() and table["turns"].type == pa.int16()
+    assert table["dealer"].type == pa.int64() and table["turns"].type == pa.int64()
+    integers = [f.name for f in table.schema if pa.types.is_integer(f.type)]
+    assert all(table.schema.field(c).type == pa.int64() for c in integers)
     meta = table.schema.metadata
     for key in ("canasta_sim.rules", "canasta_sim.seed", "canasta_sim.policies",
                 "canasta_sim.scores_before", "canasta_sim.version", "numba.version",
@@ -120,16 +122,13 @@ def test_cache_dir_follows_kernel_sources(tmp_path, monkeypatch):
     assert first == _cache.kernels_hash(tmp_path) and len(first) == 12
     (tmp_path / "b.py").write_text("y = 3\n")
     assert _cache.kernels_hash(tmp_path) != first
+    monkeypatch.delenv(_cache.ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     folder = _cache.numba_cache_dir()
     assert folder.parent == tmp_path / "cache" / "canasta-sim"
     assert folder.name == "numba-" + _cache.kernels_hash(_cache.kernels_dir())
-
-
-def test_numba_cache_dir_is_set():
-    import canasta_sim  # noqa: F401  (sets it on import)
-
-    assert os.environ.get("NUMBA_CACHE_DIR")
+    monkeypatch.setenv(_cache.ENV, str(tmp_path / "mine"))
+    assert _cache.numba_cache_dir().parent == tmp_path / "mine"
 
 
 # --- with the engine (needs kernels/engine.py) ---------------------------------------------

@@ -8,6 +8,8 @@ not count.
 import re
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 RULES_MD = TESTS.parents[1] / "shared" / "RULES.md"
 
@@ -36,7 +38,8 @@ def test_every_worked_example_has_a_test():
 def test_spec_still_has_60_rules_and_46_examples():
     """If RULES.md grows, this test says which IDs the suite must start to cover."""
     if not RULES_MD.exists():                       # the spec lives beside the repository
-        return
+        pytest.skip(f"external spec not found ({RULES_MD}): docs/rules.md is checked by "
+                    "tests/test_docs.py instead")
     text = RULES_MD.read_text()
     rules = {int(m) for m in re.findall(r"\*\*R(\d+)\b", text)}
     examples = {int(m) for m in re.findall(r"\*\*T(\d+)\b", text)}

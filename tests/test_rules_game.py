@@ -120,7 +120,7 @@ def test_R5_R58_R59_whole_games_row_by_row(rules, policies):
     sides = range(parsed.num_sides)
     for game, rows in d.groupby("game"):
         row = g[g.game == game].iloc[0]
-        assert list(rows.deal) == list(range(len(rows))) and row.deals == len(rows)
+        assert list(rows.deal_in_game) == list(range(len(rows))) and row.deals == len(rows)
         dealers = [(row.first_dealer + k) % parsed.num_players for k in range(len(rows))]
         assert list(rows.dealer) == dealers                              # R5
         for k in sides:

@@ -102,16 +102,22 @@ def test_cli_quiet_and_threads_change_nothing(tmp_path):
 def test_warm_command_reports_every_kernel():
     result = CliRunner().invoke(cli, ["warm"])
     assert result.exit_code == 0, result.output
-    for name in ("play_deals_nb", "trace_deal_nb", "deal_only_nb", "play_games_nb", "cache:"):
+    for name in ("play_deals_nb:", "trace_deal_nb:", "deal_only_nb:", "play_games_nb:", "cache:"):
         assert name in result.output
 
 
 def test_bench_writes_every_case(tmp_path):
     path = tmp_path / "bench.csv"
+    # files bench once used as scratch names beside its CSV: a user's files must survive
+    mine = [tmp_path / f".bench-{os.getpid()}.parquet", tmp_path / "target.parquet"]
+    for sentinel in mine:
+        sentinel.write_bytes(b"mine")
     result = CliRunner().invoke(cli, ["bench", "--deals", "300", "--repeat", "1", "--warmup",
                                       "0", "--threads", "2", "--no-cold", "--no-target",
                                       "--check", "--sample", "5", "--csv", str(path)])
     assert result.exit_code == 0, result.output
+    assert all(sentinel.read_bytes() == b"mine" for sentinel in mine)
+    assert sorted(os.listdir(tmp_path)) == sorted([p.name for p in mine] + ["bench.csv"])
     rows = list(csv.DictReader(path.open()))
     cases = {(r["case"], r["policy"], r["threads"], r["mode"]) for r in rows}
     for policy in ("random", "greedy"):
