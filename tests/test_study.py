@@ -55,7 +55,7 @@ def _rows(folder, kind="data"):
     unit = "game" if "game" in table.schema.names else "deal"
     keys = [("arm", "ascending"), ("rotation", "ascending"), (unit, "ascending")]
     if kind == "deals":
-        keys.append(("deal", "ascending"))
+        keys.append(("deal_in_game", "ascending"))
     table = table.sort_by(keys)
     return table.replace_schema_metadata(None)
 

@@ -239,7 +239,7 @@ def _sequence_metrics(games, deals, first, count, winner, num_sides) -> dict:
               + _column(games, "game").astype(np.int64) - first)
     d_slot = (_column(deals, "rotation").astype(np.int64) * count
               + _column(deals, "game").astype(np.int64) - first)
-    order = np.lexsort((_column(deals, "deal"), d_slot))
+    order = np.lexsort((_column(deals, "deal_in_game"), d_slot))
     d_slot = d_slot[order]
     after = np.stack([_column(deals, f"s{k}_cum_before")[order]
                       + _column(deals, f"s{k}_score")[order] for k in range(num_sides)], axis=1)

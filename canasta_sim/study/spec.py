@@ -415,7 +415,7 @@ def expand_sweeps(base: Arm, texts) -> list:
             axes.append(_rule_axis(base, text))
         else:
             one = policy_sweep.parse_sweep(text)
-            axes.append((one.column, [(v, None) for v in one.values], one))
+            axes.append((one.name, [(v, None) for v in one.values], one))
     columns = [axis[0] for axis in axes]
     if len(set(columns)) != len(columns):
         raise BadInput(f"arm {base.name!r} sweeps one parameter twice: accepted: each once")
