@@ -123,11 +123,6 @@ def note_compiling():
              f"every run: set {ENV} to a writable folder (docs/install.md)")
 
 
-def compiled_in_this_process() -> bool:
-    """True once some kernel had to be compiled (not loaded) in this process."""
-    return bool(STATE["noted"])
-
-
 def disk_cache(dispatcher):
     """Give a numba dispatcher canasta-sim's on-disk cache (or none if the folder is unusable);
     returns the dispatcher."""

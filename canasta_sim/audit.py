@@ -150,9 +150,9 @@ def read_deals(lines, name="-"):
         yield deal
 
 
-def audit_stream(deals) -> tuple:
-    """Audit every deal: yields (deal number, problem) pairs; returns nothing.  A deal that
-    does not end with ``score`` is reported as incomplete."""
+def audit_stream(deals):
+    """Audit every deal, yielding a (deal number, problem) pair per problem found.  A deal
+    that does not end with ``score`` is reported as incomplete."""
     from canasta_sim.rules import parse_rules
 
     for events in deals:
