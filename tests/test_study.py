@@ -459,7 +459,7 @@ def test_a_missing_report_extra_is_caught_before_playing(tmp_path, monkeypatch):
 def test_public_names_of_the_study_package(tmp_path):
     import canasta_sim.study as study
 
-    out = tmp_path / "s"
+    out = tmp_path / "missing" / "parents" / "s"     # made like mkdir -p
     opened = study.run(_spec_file(tmp_path, B3F.replace("deals = 3000", "deals = 1000")), out)
     assert [a.name for a in opened.arms] == ["classic", "b3f"]
     paths = study.make_report(out)

@@ -97,11 +97,11 @@ def check_out_dir(root) -> str:
     if os.path.exists(root) and not os.path.isdir(root):
         raise BadInput(f"--out {root!r} is a file: accepted: a folder (new, or a study folder "
                        "to resume)")
-    parent = os.path.dirname(os.path.abspath(root))
-    if not os.path.isdir(parent):
-        raise BadInput(f"--out {root!r}: folder {os.path.dirname(root) or '.'!r} does not "
-                       "exist: accepted: a folder whose parent exists")
-    target = root if os.path.isdir(root) else parent
+    target = os.path.abspath(root)
+    while not os.path.exists(target):          # missing folders are made, like mkdir -p
+        target = os.path.dirname(target)
+    if not os.path.isdir(target):
+        raise BadInput(f"--out {root!r}: {target!r} is a file: accepted: a folder path")
     if not os.access(target, os.W_OK | os.X_OK):
         raise BadInput(f"--out {root!r}: {target!r} is not writable")
     if os.path.isdir(root) and os.listdir(root) and not os.path.exists(
