@@ -87,6 +87,12 @@ def _part_files(folder):
                          'policies = "greedy"\nsweep = "rules.hand_size=15:11"\n\n[[arms]]'),
      ["hand_size=15:11", "malformed"]),
     (lambda s: s + "[[arms]\n", ["not valid TOML"]),
+    (lambda s: s.replace('name = "b3f"\nrules', 'name = "Classic"\nrules'),
+     ["'Classic' is the same as 'classic' but for case"]),
+    (lambda s: s + '\n[sprt]\nmetric = "s2_score"\nh0 = 0\nh1 = 1\n', ["metric='s2_score'"]),
+    (lambda s: s.replace('policies = "greedy"\n\n[[arms]]',
+                         'policies = "greedy"\nswept = {x = 1979-05-27}\n\n[[arms]]'),
+     ["swept="]),
 ])
 def test_bad_spec_is_one_line_and_writes_nothing(tmp_path, edit, fragments):
     spec = _spec_file(tmp_path, edit(B3F))
@@ -255,6 +261,29 @@ policies = "expert,careful,expert,careful"
     assert zero["first_dealer"].to_pylist() == one["first_dealer"].to_pylist()
 
 
+def test_three_sides_duplicate_match_has_a_fair_share_not_an_elo(tmp_path):
+    from canasta_sim.study.spec import parse_spec
+
+    text = """
+[study]
+games = 30
+design = "duplicate"
+[[arms]]
+name = "self"
+rules = "three-player"
+policies = "greedy"
+"""
+    out = tmp_path / "three"
+    execute.run(_spec_file(tmp_path, text), out)
+    match = json.loads((out / "summary.json").read_text())["matches"][0]
+    assert match["fair_share"] == pytest.approx(1 / 3) and match["elo"] is None
+    assert match["win_rate"]["estimate"] == pytest.approx(1 / 3, abs=0.2)
+    data = load_spec(text).to_dict()
+    data["sprt"] = {"metric": "win_rate", "h0": 0.33, "h1": 0.4}
+    with pytest.raises(BadInput, match="metric='win_rate'"):
+        parse_spec(data)
+
+
 def test_three_sides_duplicate_plays_every_rotation(tmp_path):
     text = """
 [study]
@@ -286,7 +315,12 @@ def test_rerun_is_resume_and_half_written_shards_are_replayed(tmp_path):
     victim = resumed / "data" / "arm=b3f" / "part-1000-1000.parquet"
     victim.write_bytes(victim.read_bytes()[:500])          # a truncated file
     (resumed / "data" / "arm=classic" / "part-2000-1000.parquet").unlink()
-    (resumed / "data" / "arm=classic" / ".part-x.tmp").write_bytes(b"junk")
+    from canasta_sim.study.store import _host
+
+    dead = resumed / "data" / "arm=classic" / f".part-0-1000.parquet.~{_host()}~999999999~ab.tmp"
+    dead.write_bytes(b"junk of a killed run")                # this machine, no such process
+    live = resumed / "data" / "arm=b3f" / ".part-0-1000.parquet.~elsewhere~1~cd.tmp"
+    live.write_bytes(b"a slice still writing on another machine")
     (resumed / "_manifest.json").unlink()
     status = execute.status(resumed)
     assert status["missing_units"] == 2000 and not status["complete"]
@@ -295,6 +329,37 @@ def test_rerun_is_resume_and_half_written_shards_are_replayed(tmp_path):
     for rel in _part_files(whole):
         assert (whole / rel).read_bytes() == (resumed / rel).read_bytes(), rel
     assert execute.status(resumed)["complete"]
+    assert not dead.exists() and live.exists()
+
+
+def test_shards_of_other_kernels_or_another_key_are_not_taken(tmp_path):
+    out = tmp_path / "s"
+    spec = _spec_file(tmp_path)
+    execute.run(spec, out, report=False)
+    a = out / "data" / "arm=classic" / "part-0-1000.parquet"
+    b = out / "data" / "arm=b3f" / "part-0-1000.parquet"
+    b.write_bytes(a.read_bytes())                        # another arm's file in b's place
+    assert execute.status(out)["missing_units"] == 1000
+    execute.run(spec, out, report=False)                 # played again
+    assert pq.read_schema(b).metadata[b"canasta_sim.study.arm"] == b"b3f"
+    table = pq.read_table(a)
+    meta = dict(table.schema.metadata)
+    meta[b"canasta_sim.kernels_hash"] = b"0123456789ab"
+    pq.write_table(table.replace_schema_metadata(meta), a)
+    with pytest.raises(BadInput, match="played with other kernels"):
+        execute.run(spec, out, report=False)
+
+
+def test_report_needs_a_complete_range(tmp_path):
+    from canasta_sim.study import summary
+
+    out = tmp_path / "g"
+    text = B3F.replace("deals = 3000", "games = 40").replace("shard_size = 1000",
+                                                              "shard_size = 20")
+    execute.run(_spec_file(tmp_path, text), out, shard="2/4", report=False)  # b3f, range 0
+    with pytest.raises(BadInput, match="no complete range"):
+        summary.report(out)
+    assert not (out / "summary.json").exists()
 
 
 def test_other_spec_or_kernels_are_refused(tmp_path):

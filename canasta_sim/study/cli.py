@@ -120,10 +120,14 @@ def _with_sprt(spec, text):
 def _run_and_say(spec, out, executor, scheduler, workers, threads, quiet, no_report,
                  shard=None):
     """Run a study and print what was done and where the report is."""
+    from canasta_sim import runner
     from canasta_sim.study import execute, store
 
     store.check_out_dir(out)
     execute.check_executor(executor, scheduler, workers)
+    execute.parse_slice(shard)
+    if executor == "threads":
+        runner.check_threads(threads)
     progress = _progress(quiet)
     _ready_kernels(progress)
     study = execute.run(spec, out, executor=executor, threads=threads, scheduler=scheduler,

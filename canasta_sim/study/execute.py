@@ -142,8 +142,17 @@ def _record(key, tables, seconds) -> dict:
 _WARM = {"done": False}
 
 
-def dask_task(spec_toml: str, arm: str, first: int, count: int, root: str) -> dict:
-    """The task a Dask worker runs: warm the kernels once per process, play one shard."""
+def dask_task(spec_toml: str, arm: str, first: int, count: int, root: str,
+              kernels_hash: str) -> dict:
+    """The task a Dask worker runs: check that its kernels are the coordinator's, warm them
+    once per process, play one shard."""
+    import socket
+
+    mine = current_kernels_hash()
+    if mine != kernels_hash:
+        raise BadInput(f"the Dask worker on {socket.gethostname()} has other kernels (hash "
+                       f"{mine}, the study's {kernels_hash}): accepted: the same canasta-sim "
+                       "version on every worker")
     spec = load_spec(spec_toml)
     if not _WARM["done"]:
         from canasta_sim.warm import warm
@@ -163,12 +172,13 @@ def all_shards(spec: Spec) -> list:
             for arm in spec.arms]
 
 
-def scan(folder: StudyDir, spec: Spec) -> dict:
-    """{ShardKey: record} of the shards whose files are whole and of this spec."""
+def scan(folder: StudyDir, spec: Spec, kernels_hash=None) -> dict:
+    """{ShardKey: record} of the shards whose files are whole and of this spec; BadInput if
+    one was played by other kernels than ``kernels_hash`` (when given)."""
     rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
     done = {}
     for key in all_shards(spec):
-        record = store.shard_is_done(folder, spec, key, rotations[key.arm])
+        record = store.shard_is_done(folder, spec, key, rotations[key.arm], kernels_hash)
         if record is not None:
             done[key] = record
     return done
@@ -243,24 +253,28 @@ class Progress:
 class Runner:
     """One run of a study over its folder: resume state, manifest, waves and executors."""
 
-    def __init__(self, spec: Spec, root, part=None, say=None):
-        """Check the folder against the spec and find the shards already done."""
+    def __init__(self, spec: Spec, root, part=None):
+        """Check the folder against the spec and find the shards already done (nothing is
+        written yet)."""
         self.spec = spec
         self.folder = StudyDir(root)
         self.part = part
-        self.say = say or (lambda text: None)
         self.kernels_hash = current_kernels_hash()
         store.check_same_study(self.folder, spec, self.kernels_hash)
-        store.create_layout(self.folder, spec)
-        store.remove_temp_files(self.folder)
         manifest = store.read_manifest(self.folder)
         if manifest is None or manifest.get("spec_hash") != spec.spec_hash():
             manifest = store.new_manifest(spec, self.kernels_hash, versions())
         self.manifest = manifest
-        self.done = scan(self.folder, spec)
+        self.done = scan(self.folder, spec, self.kernels_hash)
         self.seconds = {(r["arm"], r["first"]): r.get("seconds")
                         for r in manifest.get("shards", []) if r.get("state") == "done"}
         self.rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
+
+    def _open_folder(self) -> None:
+        """Make the layout, write the frozen spec, clear stale temporary files (called once
+        the executor is up, so a failing executor leaves nothing behind)."""
+        store.create_layout(self.folder, self.spec)
+        store.remove_temp_files(self.folder)
 
     # --- manifest ----------------------------------------------------------------------------
     def save_manifest(self) -> None:
@@ -319,30 +333,35 @@ class Runner:
         mine = [k for i, k in enumerate(all_shards(self.spec)) if in_slice(i, self.part)]
         total = sum(self.units_of(k) for k in mine)
         done_units = sum(self.units_of(k) for k in mine if k in self.done)
-        tracker = SprtTracker(self.spec, self.folder) if self.spec.sprt else None
-        todo = self.todo()
-        if tracker is not None:
-            todo = tracker.catch_up(self.done, todo)
-        self.save_manifest()
-        bar = Progress(self.spec, progress, done_units, total)
-        started, played = time.perf_counter(), 0
+        bar = None
+        started, played, stamp = time.perf_counter(), 0, store.now()
         try:
             play = self._play_threads if executor == "threads" else self._play_dask
             with _executor_context(executor, threads, scheduler, workers) as context:
+                self._open_folder()
+                tracker = SprtTracker(self.spec, self.folder) if self.spec.sprt else None
+                todo = self.todo()
+                if tracker is not None:
+                    todo = tracker.catch_up(self.done, todo)
+                self.save_manifest()
+                bar = Progress(self.spec, progress, done_units, total)
                 for wave in self.waves(todo):
                     played += play(wave, context, bar)
                     if tracker is not None and tracker.update(self.done) != "undecided":
                         break
         finally:
-            bar.close()
-            store.remove_temp_files(self.folder)
+            if bar is not None:
+                bar.close()
+            if os.path.isdir(self.folder.root):
+                store.remove_temp_files(self.folder)
         seconds = time.perf_counter() - started
         if tracker is not None:
             self.manifest["sprt"] = tracker.state()
         if played and self.part is None:
             self.manifest.setdefault("runs", []).append(
-                {"executor": executor, "started": store.now(), "units": played,
-                 "seconds": round(seconds, 3)})
+                {"executor": executor, "started": stamp, "units": played,
+                 "seconds": round(seconds, 3), "kernels_hash": self.kernels_hash,
+                 "versions": versions()})
         self.save_manifest()
         return {"played_units": played, "seconds": seconds,
                 "missing": len(self.todo()), "sprt": self.manifest.get("sprt")}
@@ -377,6 +396,7 @@ class Runner:
         spec_toml = self.spec.to_toml()
         root = os.path.abspath(self.folder.root)
         futures = {client.submit(dask_task, spec_toml, k.arm, k.first, k.count, root,
+                                 self.kernels_hash,
                                  key=f"canasta-shard-{self.spec.spec_hash()}-{k.arm}-{k.first}",
                                  pure=False): k for k in keys}
         played = 0
@@ -384,6 +404,11 @@ class Runner:
             for future in as_completed(futures):
                 key = futures[future]
                 record = future.result()
+                if store.shard_is_done(self.folder, self.spec, key, self.rotations[key.arm],
+                                       self.kernels_hash) is None:
+                    raise BadInput(f"a Dask worker wrote shard {key.arm} {key.first} but its "
+                                   f"file is not in {root!r} here: accepted: the study folder "
+                                   "on a file system every worker shares, at the same path")
                 self.mark_done(key, record)
                 bar.add(self.units_of(key))
                 played += self.units_of(key)
@@ -473,7 +498,7 @@ def check_executor(executor, scheduler, workers):
 
 
 def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, workers=None,
-        shard=None, progress=False, report=True, say=None):
+        shard=None, progress=False, report=True):
     """Play a study into folder ``out`` (resuming what is there) and return it opened.
 
     ``spec_or_path``: a spec file, TOML text, a dict or a :class:`Spec`.  ``executor``:
@@ -497,7 +522,7 @@ def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, wor
         arm_plans(spec, arm.name)  # every input checked before anything is written
     if (report and part is None) or spec.sprt is not None:
         check_study_extra()
-    runner_ = Runner(spec, out, part, say)
+    runner_ = Runner(spec, out, part)
     info = runner_.run(executor, threads, scheduler, workers, progress)
     study = store.open_study(out)
     if report and part is None and (info["missing"] == 0 or _decided(info)):
@@ -533,7 +558,7 @@ def status(root) -> dict:
     """What is done and missing in a study folder, and how long the rest should take."""
     study = store.open_study(root)
     spec = study.spec
-    done = scan(study.folder, spec)
+    done = scan(study.folder, spec, current_kernels_hash())
     per_arm = []
     missing_units = 0
     for arm in spec.arms:

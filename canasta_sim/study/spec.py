@@ -280,7 +280,9 @@ def parse_spec(data: dict) -> Spec:
                        f"{', '.join(a.name for a in arms)}")
     arms = tuple(sorted(arms, key=lambda a: a.name != baseline))  # baseline first
     scores = _scores(study, games, arms)
-    sprt = parse_sprt(data.get("sprt"), design, games, len(arms)) if "sprt" in data else None
+    sides = min(arm.rule_set().num_sides for arm in arms)
+    sprt = parse_sprt(data.get("sprt"), design, games, len(arms), sides) \
+        if "sprt" in data else None
     return Spec(name, seed, units, games, design, shard_size, baseline, arms, scores, sprt)
 
 
@@ -340,16 +342,16 @@ def _arms(raw, design) -> tuple:
     arms = []
     for index, table in enumerate(raw):
         arms.extend(_expand_arm(table, index))
-    seen = set()
+    seen = {}
     for arm in arms:
-        if arm.name in seen:
-            raise BadInput(f"arm name {arm.name!r} is used twice: accepted: a different name "
-                           "for every arm (sweeps add .<parameter>-<value>)")
-        seen.add(arm.name)
+        other = seen.get(arm.name.lower())
+        if other is not None:
+            same = "used twice" if other == arm.name else f"the same as {other!r} but for case"
+            raise BadInput(f"arm name {arm.name!r} is {same}: accepted: a different name for "
+                           "every arm, ignoring case (sweeps add .<parameter>-<value>)")
+        seen[arm.name.lower()] = arm.name
     if len(arms) > MAX_ARMS:
         raise BadInput(f"the study has {len(arms)} arms: accepted: at most {MAX_ARMS}")
-    if design == "crn" and len(arms) < 1:
-        raise BadInput("a crn study needs at least one arm")
     return tuple(arms)
 
 
@@ -393,8 +395,10 @@ def _expand_arm(table, index) -> list:
 def _swept_given(table, name) -> tuple:
     """The ``swept`` record of a frozen spec's arm (expanded from a sweep earlier)."""
     swept = table.get("swept", {})
-    if not isinstance(swept, dict):
-        raise BadInput(f"arm {name!r}: swept={swept!r} is not a table")
+    if not isinstance(swept, dict) or not all(
+            isinstance(v, (bool, int, float, str)) for v in swept.values()):
+        raise BadInput(f"arm {name!r}: swept={swept!r} is not accepted: accepted: a flat "
+                       "table of numbers, booleans or texts (written by the frozen spec)")
     return tuple(swept.items())
 
 
@@ -549,8 +553,9 @@ def _with_knob(rules, knob, value_text) -> str:
 SPRT_METRICS_DUPLICATE = ("score_diff", "win_rate")
 
 
-def parse_sprt(table, design, games, num_arms) -> Sprt:
-    """A validated [sprt] table (or the dict the CLI builds from --sprt)."""
+def parse_sprt(table, design, games, num_arms, num_sides=2) -> Sprt:
+    """A validated [sprt] table (or the dict the CLI builds from --sprt); ``num_sides``: the
+    fewest sides of any arm."""
     _check_keys(table, SPRT_KEYS, "[sprt]")
     accepted = ("accepted: metric, h0 and h1 in the metric's units, e.g. --sprt "
                 "score_diff:0,10 or --sprt win_rate:0.50,0.53")
@@ -571,21 +576,22 @@ def parse_sprt(table, design, games, num_arms) -> Sprt:
     if isinstance(wave, bool) or not isinstance(wave, int) or wave < 1:
         raise BadInput(f"[sprt] wave={wave!r} is not accepted: accepted: a whole number >= 1 "
                        "(shard ranges per wave)")
-    _check_sprt_metric(metric, design, games, num_arms)
+    _check_sprt_metric(metric, design, games, num_arms, num_sides)
     return Sprt(metric, float(h0), float(h1), float(alpha), float(beta), wave)
 
 
-def _check_sprt_metric(metric, design, games, num_arms):
-    """BadInput unless the test is well defined for this design."""
+def _check_sprt_metric(metric, design, games, num_arms, num_sides):
+    """BadInput unless the test is well defined for this design and these arms."""
     if design == "duplicate":
-        allowed = SPRT_METRICS_DUPLICATE if games else ("score_diff",)
+        # a win rate of 1/2 is the fair share of two sides only
+        allowed = SPRT_METRICS_DUPLICATE if games and num_sides == 2 else ("score_diff",)
         if num_arms != 1:
             raise BadInput(f"--sprt with a duplicate design needs exactly one arm (one match), "
                            f"the study has {num_arms}: accepted: one [[arms]] table")
     else:
         from canasta_sim.study.metrics import metric_names
 
-        allowed = metric_names(games)
+        allowed = metric_names(games, num_sides)
         if num_arms != 2:
             raise BadInput(f"--sprt with a crn design needs exactly two arms (baseline and one "
                            f"other), the study has {num_arms}")

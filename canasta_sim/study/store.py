@@ -22,6 +22,7 @@ import json
 import os
 import re
 import tempfile
+import time as _time
 from typing import NamedTuple, Optional
 
 from canasta_sim.errors import BadInput
@@ -30,7 +31,6 @@ MANIFEST = "_manifest.json"
 FROZEN = "study.toml"
 MANIFEST_SCHEMA = "canasta-sim.study-manifest/1"
 META = "canasta_sim.study."
-_TEMP_PREFIX = ".part-"
 _PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
 
 
@@ -146,21 +146,61 @@ def create_layout(folder: StudyDir, spec) -> None:
         write_text(spec.to_toml(), folder.frozen)
 
 
+STALE_SECONDS = 6 * 3600     # a temporary file this old is stale whoever wrote it
+_TEMP = re.compile(r"^\..+\.~(?P<host>[^~/]+)~(?P<pid>\d+)~[A-Za-z0-9_]+\.tmp$")
+OUTPUTS = (FROZEN, MANIFEST, "summary.json", "report.md", "report.html")
+
+
+def _host() -> str:
+    """This machine's name as it appears in temporary file names."""
+    import socket
+
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", socket.gethostname() or "host")
+
+
+def temp_prefix(path) -> str:
+    """``.<name>.~<host>~<pid>~``: a temporary file says who writes it, so a run (or a slice
+    on another machine) never removes the file of a writer still alive."""
+    return f".{os.path.basename(os.fspath(path))}.~{_host()}~{os.getpid()}~"
+
+
+def _stale(path, match) -> bool:
+    """A temporary file whose writer is gone: this host and a dead pid, or old."""
+    from canasta_sim.results import _alive
+
+    try:
+        age = _time.time() - os.path.getmtime(path)
+    except OSError:
+        return False
+    if age > STALE_SECONDS:
+        return True
+    return match.group("host") == _host() and not _alive(int(match.group("pid")))
+
+
 def remove_temp_files(folder: StudyDir) -> int:
-    """Delete the hidden temporary files a killed run left; returns how many."""
+    """Delete the temporary files that killed runs left (their writer is gone); files of
+    live writers, here or on other machines, stay.  Returns how many were removed."""
+    from canasta_sim.results import remove_stale_temps
+
     removed = 0
-    for path in glob.glob(os.path.join(folder.root, "*", "arm=*", _TEMP_PREFIX + "*")):
+    places = glob.glob(os.path.join(folder.root, "*", "arm=*")) + [
+        os.path.join(folder.root, "plots")]
+    for directory in places:
         try:
-            os.remove(path)
-            removed += 1
+            names = os.listdir(directory)
         except OSError:
-            pass
-    for path in glob.glob(os.path.join(folder.root, "." + "*.tmp")):
-        try:
-            os.remove(path)
-            removed += 1
-        except OSError:
-            pass
+            continue
+        for name in names:
+            match = _TEMP.match(name)
+            path = os.path.join(directory, name)
+            if match is not None and _stale(path, match):
+                try:
+                    os.remove(path)
+                    removed += 1
+                except OSError:
+                    pass
+    for name in OUTPUTS:
+        removed += len(remove_stale_temps(os.path.join(folder.root, name)))
     return removed
 
 
@@ -234,16 +274,16 @@ def write_shard(folder: StudyDir, key: ShardKey, tables: dict) -> None:
         path = folder.shard_path(key, kind)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_atomically(path, lambda handle, t=tables[kind]: pq.write_table(
-            t, handle, compression="zstd"), prefix=_TEMP_PREFIX)
+            t, handle, compression="zstd"))
 
 
-def write_atomically(path, write, prefix=None) -> str:
+def write_atomically(path, write) -> str:
     """Write a file through ``write(handle)`` into a hidden temporary file beside ``path``
-    (one descriptor, binary) and move it into place; on any error nothing is left."""
+    (one descriptor, binary, named by :func:`temp_prefix`) and move it into place; on any
+    error nothing is left."""
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp",
-                               prefix=prefix or f".{os.path.basename(path)}.")
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp", prefix=temp_prefix(path))
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -258,10 +298,14 @@ def write_atomically(path, write, prefix=None) -> str:
     return path
 
 
-def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int) -> Optional[dict]:
-    """The shard's record if its files are there, whole and of this spec; else None."""
+def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int,
+                  kernels_hash: Optional[str] = None) -> Optional[dict]:
+    """The shard's record if its files are there, whole, of this spec and shard key, and
+    (given ``kernels_hash``) played by these kernels; else None."""
     import pyarrow.parquet as pq
 
+    wanted = {"spec_hash": spec.spec_hash(), "arm": key.arm, "first": str(key.first),
+              "count": str(key.count)}
     records = {}
     for kind in folder.kinds(spec.games):
         path = folder.shard_path(key, kind)
@@ -272,8 +316,13 @@ def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int) -> Opti
         except Exception:  # noqa: BLE001 - any unreadable file is replayed
             return None
         kv = meta.metadata or {}
-        if kv.get((META + "spec_hash").encode(), b"").decode() != spec.spec_hash():
+        if any(kv.get((META + k).encode(), b"").decode() != v for k, v in wanted.items()):
             return None
+        made_with = kv.get(b"canasta_sim.kernels_hash", b"").decode()
+        if kernels_hash is not None and made_with != kernels_hash:
+            raise BadInput(f"{path!r} was played with other kernels (hash {made_with or '?'}, "
+                           f"installed {kernels_hash}): accepted: the canasta-sim version "
+                           "that made the study, or a new --out folder")
         records[kind] = meta.num_rows
     if records["data"] != key.count * rotations:
         return None

@@ -95,9 +95,6 @@ class RangeReader:
 # --------------------------------------------------------------------------------------------
 
 HISTOGRAMS_DEAL = ("turns",)
-HISTOGRAMS_GAME = ("deals_per_game", "final_margin")
-MEDIANS_DEAL = ("turns", "score_diff", "s0_score")
-MEDIANS_GAME = ("deals_per_game", "final_margin")
 
 
 class ArmAccumulator:
@@ -250,6 +247,10 @@ def build_summary(study, command=None) -> dict:
     spec = study.spec
     reader = RangeReader(study)
     ranges = reader.complete_ranges()
+    if not ranges:
+        raise BadInput(f"{study.folder.root!r} has no complete range yet (the first shard of "
+                       "every arm): accepted: a study with its first range played; run "
+                       "'canasta-sim study run' on it first")
     accs = accumulate(study, ranges)
     units_played = sum(count for _, count in ranges)
     sprt_state = (study.manifest or {}).get("sprt")
@@ -287,13 +288,21 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
             "kernels_hash": manifest.get("kernels_hash") or current_kernels_hash(),
             "versions": manifest.get("versions") or versions(),
             "created": manifest.get("created") or store.now(),
-            "command": command or f"canasta-sim study run {os.path.join(root, store.FROZEN)} "
-                                  f"--out {root}",
+            "command": command or _reproduce_command(root),
             "units_planned": spec.units, "units_played": units_played,
             "stopped_early": bool(sprt_state and sprt_state.get("decision") in ("H0", "H1")
                                   and units_played < spec.units),
             "key_metrics": [m for m in M.KEY_METRICS
                             if m in M.metric_names(spec.games)]}
+
+
+def _reproduce_command(root) -> str:
+    """The command that plays the study again, from its frozen spec, into a new folder (its
+    shards come out byte-identical); running it with --out the same folder resumes."""
+    import shlex
+
+    spec = os.path.join(os.path.abspath(root), store.FROZEN)
+    return f"canasta-sim study run {shlex.quote(spec)} --out NEW_FOLDER"
 
 
 def _arm_block(arm, acc) -> dict:
@@ -385,26 +394,17 @@ def _matches(spec, accs, stats) -> list:
         row = {"arm": arm.name, "a": lineups[0], "b": " + ".join(lineups[1:]),
                "points_per_deal": acc.points.mean_a().to_dict() if acc.points else None,
                "win_rate": None, "elo": None, "pentanomial": None, "los": None,
-               "trinomial_variance_ratio": None}
+               "trinomial_variance_ratio": None, "fair_share": 0.5}
         if acc.match is not None:
             row.update(win_rate=acc.match.win_rate().to_dict(), elo=acc.match.elo().to_dict(),
                        pentanomial=[int(c) for c in acc.match.pentanomial],
                        los=acc.match.los(),
                        trinomial_variance_ratio=acc.match.trinomial_variance_ratio())
-        elif acc.lineup is not None:
-            rate = acc.lineup.mean_a()
-            row["win_rate"] = rate.to_dict()
-            row["elo"] = _elo_of(rate, stats)
+        elif acc.lineup is not None:                  # three sides or more: no Elo
+            row["win_rate"] = acc.lineup.mean_a().to_dict()
+            row["fair_share"] = 1 / len(lineups)
         rows.append(row)
     return rows
-
-
-def _elo_of(rate, stats) -> dict:
-    """An Elo estimate object from a win-rate estimate (endpoints transformed)."""
-    return {"estimate": stats.elo_from_score(rate.estimate),
-            "ci_low": stats.elo_from_score(rate.ci_low),
-            "ci_high": stats.elo_from_score(rate.ci_high), "n": rate.n,
-            "method": "elo-from-win-rate", "se": None}
 
 
 def _balance(spec, acc, stats) -> dict:
@@ -477,6 +477,10 @@ def _sprt_block(spec, state, accs, stats):
              "units": state.get("units", 0),
              "estimate": estimate.to_dict() if estimate is not None else None}
     block["stopped_early"] = block["decision"] in ("H0", "H1") and block["units"] < spec.units
+    if estimate is None or estimate.se is None:
+        block["note_no_spread"] = ("The tested quantity has no standard error in these data "
+                                   "(every unit gave the same difference), so the test could "
+                                   "not weigh the evidence and stayed undecided.")
     block["note"] = ("The test was checked after every wave of shards and stopped once the "
                      "log-likelihood ratio crossed a bound; an estimate at such a stop is "
                      "biased away from the hypothesis that was rejected, and its interval "
@@ -580,7 +584,6 @@ class SprtTracker:
 
     def _add_wave(self, wave) -> str:
         """Add one wave's ranges and decide."""
-        stats = _stats()
         study = self._study()
         new = accumulate(study, wave)
         if self.accs is None:
@@ -591,13 +594,12 @@ class SprtTracker:
         self.waves += 1
         estimate = sprt_estimate(self.spec, self.accs)
         self.estimate = estimate
+        self.units = sum(c for _, c in self.added)
         if estimate is None or estimate.se is None or not estimate.se > 0:
-            return self.decision
+            return self.decision                 # no spread yet: the next wave decides
         n = estimate.n
         variance = estimate.se ** 2 * n
-        self.units = sum(c for _, c in self.added)
         self.decision = self.test.update(n, estimate.estimate, variance)
-        del stats
         return self.decision
 
     def _merge(self, new) -> None:
@@ -652,16 +654,17 @@ def report(study_or_root, command=None) -> list:
 
     study = study_or_root if isinstance(study_or_root, store.Study) else \
         store.open_study(study_or_root)
-    summary = build_summary(study, command)
-    root = study.folder.root
-    path = os.path.join(root, "summary.json")
-    write_text(json.dumps(summary, indent=1) + "\n", path)
     try:
         import matplotlib  # noqa: F401
     except ModuleNotFoundError:
         raise BadInput("the study report needs matplotlib: accepted: pip install "
                        "'canasta-sim[study]'") from None
     from canasta_sim.study.report import write_report
+
+    summary = build_summary(study, command)
+    root = study.folder.root
+    path = os.path.join(root, "summary.json")
+    write_text(json.dumps(summary, indent=1) + "\n", path)
 
     return [path] + list(write_report(summary, root))
 
