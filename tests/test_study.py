@@ -348,6 +348,10 @@ def test_shards_of_other_kernels_or_another_key_are_not_taken(tmp_path):
     pq.write_table(table.replace_schema_metadata(meta), a)
     with pytest.raises(BadInput, match="played with other kernels"):
         execute.run(spec, out, report=False)
+    from canasta_sim.study import summary
+
+    with pytest.raises(BadInput, match="played with other kernels"):
+        summary.report(out)
 
 
 def test_report_needs_a_complete_range(tmp_path):

@@ -59,9 +59,10 @@ class RangeReader:
     def complete_ranges(self, done=None) -> list:
         """(first, count) of the ranges whose shards are done for every arm, in order,
         up to the first incomplete range."""
-        from canasta_sim.study.execute import scan
+        from canasta_sim.study.execute import current_kernels_hash, scan
 
-        done = scan(self.study.folder, self.spec) if done is None else done
+        if done is None:        # shards of other kernels may differ in columns: refused
+            done = scan(self.study.folder, self.spec, current_kernels_hash())
         names = [a.name for a in self.spec.arms]
         complete = []
         for first, count in self.spec.ranges():
