@@ -5,6 +5,8 @@ Public names: :func:`simulate`, :func:`to_pandas`, :class:`RuleSet`, :func:`pars
 Heavy modules (numpy, pyarrow, numba) load only when first needed.  Importing the package
 changes nothing in the process: numba's settings are left alone (see canasta_sim._cache).
 """
+from canasta_sim._lazy import lazy_names
+
 try:
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as _version
@@ -24,18 +26,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    """Import the public names on first use, so ``canasta-sim --help`` stays fast."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'canasta_sim' has no attribute {name!r}")
-    import importlib
-
-    module_name, attr = _LAZY[name]
-    value = getattr(importlib.import_module(module_name), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    """Module attributes including the lazily imported public names."""
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names("canasta_sim", globals(), _LAZY)

@@ -10,6 +10,7 @@ Public names: :func:`run`, :func:`open`, :func:`status`, :func:`load_spec` and
 :func:`make_report` (the module ``canasta_sim.study.report`` renders the report files).
 Heavy modules load only when these are first used.
 """
+from canasta_sim._lazy import lazy_names
 
 __all__ = ["run", "open", "load_spec", "make_report", "status"]
 
@@ -22,18 +23,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    """Import the public names on first use."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'canasta_sim.study' has no attribute {name!r}")
-    import importlib
-
-    module_name, attr = _LAZY[name]
-    value = getattr(importlib.import_module(module_name), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    """Module attributes including the lazily imported public names."""
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_names("canasta_sim.study", globals(), _LAZY)
