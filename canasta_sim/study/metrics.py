@@ -158,9 +158,8 @@ def game_units(games, deals, first: int, count: int, rotations: int, num_sides: 
     over the seed's games' deals (y) with the deal count (n).
     """
     g_rot = _column(games, "rotation").astype(np.int64)
-    g_idx = _column(games, "game").astype(np.int64) - first
-    slot = g_rot * count + g_idx                           # one slot per (rotation, game)
-    per_game = _per_game(games, deals, first, count, g_rot, num_sides, num_players)
+    slot, d_slot = _slots(games, first, count), _slots(deals, first, count)
+    per_game = _per_game(games, deals, slot, d_slot, g_rot, num_sides, num_players)
     units = {}
     for name, (y, n) in per_game.items():
         y_slots, n_slots = _to_slots(slot, y, n, rotations * count)
@@ -172,8 +171,6 @@ def game_units(games, deals, first: int, count: int, rotations: int, num_sides: 
         else:
             units[name] = Values(y_slots.reshape(rotations, count).sum(axis=0),
                                  n_slots.reshape(rotations, count).sum(axis=0))
-    d_slot = (_column(deals, "rotation").astype(np.int64) * count
-              + _column(deals, "game").astype(np.int64) - first)
     columns = deal_columns(deals, num_sides, num_players)
     if rotations > 1:
         columns["points_per_deal"] = _lineup_margin(
@@ -184,6 +181,12 @@ def game_units(games, deals, first: int, count: int, rotations: int, num_sides: 
         y = np.bincount(d_slot, weights=values, minlength=rotations * count)
         units[name] = Values(y.reshape(rotations, count).sum(axis=0), n_seed)
     return units
+
+
+def _slots(table, first, count) -> np.ndarray:
+    """Each row's (rotation, game) slot: rotation * count + game - first."""
+    return (_column(table, "rotation").astype(np.int64) * count
+            + _column(table, "game").astype(np.int64) - first)
 
 
 def _to_slots(slot, y, n, size):
@@ -197,7 +200,7 @@ def _to_slots(slot, y, n, size):
     return y_slots, n_slots
 
 
-def _per_game(games, deals, first, count, g_rot, num_sides, num_players) -> dict:
+def _per_game(games, deals, g_slot, d_slot, g_rot, num_sides, num_players) -> dict:
     """{metric: (y, n or None)} per game row (every rotation)."""
     winner = _column(games, "winner").astype(np.int64)
     ended = _ended(games)
@@ -214,7 +217,7 @@ def _per_game(games, deals, first, count, g_rot, num_sides, num_players) -> dict
     result["first_player_won_game"] = (
         np.where(draw, 0.5, (winner == first_side).astype(np.float64)), None)
     result["lineup_result"] = (_lineup_result(winner, draw, g_rot, num_sides), None)
-    result.update(_sequence_metrics(games, deals, first, count, winner, num_sides))
+    result.update(_sequence_metrics(deals, g_slot, d_slot, winner, num_sides))
     return result
 
 
@@ -233,12 +236,9 @@ def _lineup_result(winner, draw, rotation, num_sides) -> np.ndarray:
     return np.where(draw, 0.5, (winner == side).astype(np.float64))
 
 
-def _sequence_metrics(games, deals, first, count, winner, num_sides) -> dict:
-    """Lead changes, comebacks and P(leader after deal k wins), per game row."""
-    g_slot = (_column(games, "rotation").astype(np.int64) * count
-              + _column(games, "game").astype(np.int64) - first)
-    d_slot = (_column(deals, "rotation").astype(np.int64) * count
-              + _column(deals, "game").astype(np.int64) - first)
+def _sequence_metrics(deals, g_slot, d_slot, winner, num_sides) -> dict:
+    """Lead changes, comebacks and P(leader after deal k wins), per game row (``g_slot``,
+    ``d_slot``: the (rotation, game) slot of each game row and deal row)."""
     order = np.lexsort((_column(deals, "deal_in_game"), d_slot))
     d_slot = d_slot[order]
     after = np.stack([_column(deals, f"s{k}_cum_before")[order]
