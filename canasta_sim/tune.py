@@ -339,8 +339,7 @@ def cmaes(space: Space, evaluate: Evaluate, iterations: int, sigma: float, popsi
     cma = cma_module()
     x0 = np.clip(space.unit(space.start), 0.0, 1.0)
     options = {"bounds": [0.0, 1.0], "popsize": int(popsize), "verbose": -9,
-               "seed": int(seed % (2 ** 31 - 2)) + 1, "maxiter": iterations + 1,
-               "CMA_stds": None}
+               "seed": int(seed % (2 ** 31 - 2)) + 1, "maxiter": iterations + 1}
     if space.dim == 1:
         raise BadInput("--method cmaes needs at least two parameters (CMA-ES works in two "
                        "or more dimensions): accepted: --method spsa for one parameter")
@@ -509,14 +508,14 @@ def verify(tuned: str, start: str, rules, seed: int, first_game: int, games: int
         if m.margin is not None:
             margin_sum += m.margin * m.pairs
         played += count
-        if on_wave is not None:
-            on_wave(2 * count, stats)
         if sprt is not None:
             rate = stats.win_rate()
             if rate.se is not None and rate.se > 0:
                 sprt.update(rate.n, rate.estimate, rate.se ** 2 * rate.n)
-            if sprt.decision != "undecided":
-                break
+        if on_wave is not None:
+            on_wave(2 * count, stats)
+        if sprt is not None and sprt.decision != "undecided":
+            break
     state = None
     if sprt is not None:
         state = {"h0": sprt.mu0, "h1": sprt.mu1, "alpha": sprt.alpha, "beta": sprt.beta,
@@ -903,6 +902,8 @@ def run(settings: Settings, folder: str | None, say=None, progress: bool = False
     s = settings
     space = s.space
     bar = _bar(s, progress)
+    if say is not None and progress:
+        say = _beside_bar(say)
     objective = GameObjective(space, s.against, s.rules, s.seed, s.pairs, s.objective,
                               s.threads, on_point=bar.update)
     trajectory = Trajectory(s)
@@ -940,7 +941,7 @@ def run(settings: Settings, folder: str | None, say=None, progress: bool = False
                 from canasta_sim.study.stats import Sprt
 
                 sprt = Sprt(s.verify_sprt[0], s.verify_sprt[1], s.alpha, s.beta)
-            wave = s.verify_games if sprt is None else max(2, 2 * (s.verify_games // 20))
+            wave = max(2, 2 * (s.verify_games // 20))   # a tenth: progress, SPRT checks
 
             def on_wave(games, stats):
                 bar.update(games)
@@ -990,6 +991,18 @@ def _bar(s: Settings, progress: bool):
 
     return tqdm(total=s.tuning_games() + s.verify_games, unit="game", file=sys.stderr,
                 dynamic_ncols=True, smoothing=0.1, desc="tune")
+
+
+def _beside_bar(say):
+    """``say`` that clears the progress bar for its line and draws it again after."""
+    import sys
+
+    from tqdm import tqdm
+
+    def write(line):
+        with tqdm.external_write_mode(file=sys.stdout):
+            say(line)
+    return write
 
 
 def _step_line(s: Settings, step: Step, measured: list) -> str:
@@ -1048,6 +1061,6 @@ def verification_lines(outcome: Outcome) -> list:
         lines.append(f"  SPRT H0 {v.sprt['h0']} vs H1 {v.sprt['h1']} (alpha {v.sprt['alpha']}, "
                      f"beta {v.sprt['beta']}): {v.sprt['decision']}, LLR {v.sprt['llr']:+.2f} "
                      f"after {v.sprt['waves']} waves"
-                     + (" (an early stop biases the win rate above towards the hypothesis "
+                     + (" (after an early stop the win rate leans towards the hypothesis "
                         "accepted)" if v.sprt["decision"] != "undecided" else ""))
     return lines
