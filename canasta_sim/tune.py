@@ -1050,7 +1050,7 @@ def verification_lines(outcome: Outcome) -> list:
     mark = "significant" if significant(v.stats) else "not significant (the interval holds 50%)"
     lines.append(f"  tuned win rate {100 * rate.estimate:.1f}%{interval}: {mark}")
     if elo.estimate is not None and elo.ci_low is not None:
-        lines.append(f"  Elo tuned - start {elo.estimate:+.1f} ({elo.ci_low:+.1f}, "
+        lines.append(f"  Elo tuned - start {elo.estimate + 0.0:+.1f} ({elo.ci_low:+.1f}, "
                      f"{elo.ci_high:+.1f}); likelihood of superiority "
                      f"{100 * v.stats.los():.1f}%")
     lines.append("  pentanomial (pairs by tuned's total 0, 0.5, 1, 1.5, 2): "

@@ -346,3 +346,21 @@ def test_no_verification_when_nothing_changed(monkeypatch):
     outcome = tune.run(settings, None)
     assert outcome.verification is None and "equal the starting" in outcome.verify_note
     assert outcome.best["verification"] == {"skipped": outcome.verify_note}
+
+
+def test_score_objective_and_a_sequential_verification_from_the_command(tmp_path):
+    args = ["expert", "--params", "danger", "--against", "careful", "--games", "4",
+            "--iterations", "2", "--objective", "score", "--verify-games", "40",
+            "--verify-sprt", "0.45,0.55", "--quiet"]
+    result = _tune(args, tmp_path / "a")
+    rows = pq.read_table(tmp_path / "a" / "trajectory.parquet").to_pandas()
+    points = rows[rows.kind != "result"]
+    assert (points.objective == points.mean_margin).all()
+    best = json.loads((tmp_path / "a" / "best.json").read_text())
+    assert best["settings"]["objective"] == "score"
+    assert best["settings"]["spsa"]["scale"] == tune.SCORE_SCALE
+    sprt = best["verification"]["sprt"]
+    assert sprt["h0"] == 0.45 and sprt["h1"] == 0.55 and sprt["decision"] in ("H0", "H1",
+                                                                                "undecided")
+    assert best["verification"]["games"] <= 40 and best["verification"]["games"] % 4 == 0
+    assert "SPRT H0 0.45 vs H1 0.55" in result.stdout
