@@ -298,7 +298,7 @@ def spsa(space: Space, evaluate: Evaluate, iterations: int, gains: SpsaGains,
         plus, minus = space.played(centre + h * delta), space.played(centre - h * delta)
         values = np.asarray(evaluate([plus, minus], k), dtype=np.float64)
         diff = space.unit(plus) - space.unit(minus)
-        moved = diff != 0
+        moved = (diff != 0) & bool(np.all(np.isfinite(values)))  # no estimate: no step
         g = np.where(moved, (values[0] - values[1]) / scale / np.where(moved, diff, 1.0), 0.0)
         new = np.clip(x + a_k * g, 0.0, 1.0)
         if on_step is not None:
@@ -351,7 +351,8 @@ def cmaes(space: Space, evaluate: Evaluate, iterations: int, sigma: float, popsi
             asked = es.ask()
             points = [space.played(np.asarray(c)) for c in asked]
             values = np.asarray(evaluate(points, k), dtype=np.float64)
-            es.tell(asked, list(-values))
+            worst = np.nanmin(values) if np.isfinite(values).any() else 0.0
+            es.tell(asked, list(-np.where(np.isfinite(values), values, worst)))
             new = np.clip(np.asarray(es.result.xfavorite, dtype=np.float64), 0.0, 1.0)
             if on_step is not None:
                 on_step(Step(k, theta, ("candidate",) * len(points), points, values, new,
