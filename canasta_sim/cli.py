@@ -644,6 +644,121 @@ def strength(policies, games, seed, rules, threads, csv_path):
 
 
 # --------------------------------------------------------------------------------------------
+# tune
+# --------------------------------------------------------------------------------------------
+
+@cli.command(context_settings={"max_content_width": 100})
+@click.argument("policy", metavar="POLICY")
+@click.option("--params", "-P", required=True, metavar="NAME[=LO:HI],...",
+              help="The parameters to tune, comma-separated, each optionally with the box "
+                   "searched: 'freeze_at,danger=0:8,go_out_margin'. Default boxes: "
+                   "freeze_at 4:40, min_pile_take 1:16, go_out_margin -500:2000, wild_hold "
+                   "0:4, want_canastas 0:5, endgame_stock 0:30, answer_max_hand 0:150, "
+                   "danger 0:12. The start (POLICY's value) must lie in its box.")
+@click.option("--against", "-a", "against", default=None, metavar="POLICY",
+              help="The opponent, both seats of the other side (default: POLICY as given, "
+                   "i.e. the starting parameters), e.g. --against builder.")
+@click.option("--games", "-g", type=int, default=200, show_default=True,
+              help="Games per measured point: an even number, games/2 game seeds each "
+                   "played both ways round. SPSA measures 2 points per iteration, CMA-ES "
+                   "--popsize.")
+@click.option("--iterations", "-n", type=int, default=30, show_default=True,
+              help="SPSA iterations or CMA-ES generations; each plays new game seeds.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Master seed of every game (and of SPSA's signs, CMA-ES's samples): the "
+                   "same command gives the same trajectory.")
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--method", "-m", type=click.Choice(["spsa", "cmaes"]), default="spsa",
+              show_default=True,
+              help="SPSA (built in) or CMA-ES (the cma package: pip install "
+                   "'canasta-sim[tune]').")
+@click.option("--objective", type=click.Choice(["win", "score"]), default="win",
+              show_default=True,
+              help="What is maximised: the win rate (a draw counts half) or the mean "
+                   "final-score margin per game.")
+@click.option("--a", "gain_a", type=float, default=0.5, show_default=True,
+              help="SPSA step gain: a_k = a/(k+1+A)^0.602, in fractions of each box per "
+                   "unit of win rate (per 4000 points of margin).")
+@click.option("--c", "gain_c", type=float, default=0.1, show_default=True,
+              help="SPSA perturbation: c_k = c/(k+1)^0.101, a fraction of each box (at "
+                   "least half a unit for whole numbers), at most 0.5.")
+@click.option("--stability", "gain_A", type=float, default=None,
+              help="SPSA's stability constant A (default: a tenth of --iterations).")
+@click.option("--sigma", type=float, default=0.2, show_default=True,
+              help="CMA-ES initial step size, a fraction of each box, in (0, 1].")
+@click.option("--popsize", type=int, default=None,
+              help="CMA-ES candidates per generation (default 4 + 3 ln d).")
+@click.option("--verify-games", type=int, default=2000, show_default=True,
+              help="Games of the final check, tuned against start on fresh seeds (0: none).")
+@click.option("--verify-sprt", default=None, metavar="H0,H1",
+              help="Stop the check early by a sequential test of the tuned win rate, e.g. "
+                   "0.50,0.53 (then --verify-games is the most it plays, in waves of a "
+                   "tenth).")
+@click.option("--alpha", type=float, default=0.05, show_default=True,
+              help="SPRT: chance of accepting H1 when H0 holds.")
+@click.option("--beta", type=float, default=0.05, show_default=True,
+              help="SPRT: chance of accepting H0 when H1 holds.")
+@click.option("--out", "-o", default=None, metavar="DIR",
+              help="Folder for trajectory.csv, trajectory.parquet and best.json (default "
+                   "results/tune-POLICY); refused if it already holds a tuning, unless "
+                   "--force.")
+@click.option("--force", is_flag=True, help="Replace the tuning files in --out.")
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads playing games (default: every core); never changes the results.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="No progress bar and no line per iteration (the bar is also off when "
+                   "stderr is not a terminal).")
+def tune(policy, params, against, games, iterations, seed, rules, method, objective, gain_a,
+         gain_c, gain_A, sigma, popsize, verify_games, verify_sprt, alpha, beta, out, force,
+         threads, quiet):
+    """Tune POLICY's numeric parameters in paired games, then check the result.
+
+    Each measured point is a duplicate match of POLICY(theta) against --against:
+    --games/2 game seeds, each played once each way round. All points of an
+    iteration share their seeds (so SPSA's theta+ and theta- differ by their
+    parameters, not by their cards); each iteration gets new seeds. SPSA
+    perturbs every parameter at once by +-c_k of its box, measures both sides and
+    steps along the difference; CMA-ES ranks a population. Then the tuned
+    parameters play the starting ones head to head on fresh seeds (game indices
+    no iteration used): the win rate with its 95% interval from the game pairs,
+    the Elo difference and, with --verify-sprt, a sequential test.
+
+    Writes DIR/trajectory.csv and .parquet (one row per measured point, rewritten
+    after every iteration) and DIR/best.json (tuned parameters, policy string,
+    settings, verification, versions, the command to repeat it). How it works and
+    what the numbers mean: docs/tuning.md.
+
+    \b
+    Examples:
+      canasta-sim tune expert --params freeze_at,danger --games 200 --iterations 30
+      canasta-sim tune careful --params freeze_at=4:24,danger --against expert
+      canasta-sim tune expert --params danger,go_out_margin,endgame_stock \\
+          --method cmaes --iterations 10 --verify-games 4000 --verify-sprt 0.50,0.53
+    """
+    from canasta_sim import tune as tuning
+
+    settings = tuning.prepare(policy, params, against, games, iterations, seed, rules, method,
+                              objective, gain_a, gain_c, gain_A, sigma, popsize, verify_games,
+                              verify_sprt, alpha, beta, threads)
+    folder = tuning.check_out(out or os.path.join("results", f"tune-{settings.space.policy}"),
+                              force)
+    s = settings
+    click.echo(f"tuning {s.start}: {', '.join(s.space.names)} by {s.method} for "
+               f"{'win rate' if s.objective == 'win' else 'mean final margin'} against "
+               f"{s.against}; rules {s.rules.canonical()}, seed {s.seed}, {s.iterations} "
+               f"iterations x {s.points_per_iteration} points x {s.games} games "
+               f"(+ {s.verify_games} to verify) -> {folder}")
+    _ready_kernels(games=True)
+    say = None if quiet else click.echo
+    outcome = tuning.run(settings, folder, say=say, progress=not quiet and sys.stderr.isatty())
+    click.echo(f"tuned: {outcome.tuned}")
+    for line in tuning.verification_lines(outcome):
+        click.echo(line)
+    click.echo(f"written {os.path.join(folder, tuning.TRAJECTORY_CSV)}, "
+               f"{tuning.TRAJECTORY_PARQUET}, {tuning.BEST_JSON}")
+
+
+# --------------------------------------------------------------------------------------------
 # warm, bench
 # --------------------------------------------------------------------------------------------
 

@@ -82,7 +82,7 @@ def _all_help():
     texts = []
     for path in ([], ["simulate"], ["replay"], ["rules"], ["rules", "show"], ["rules", "list"],
                  ["policies"], ["audit"], ["warm"], ["cache"], ["cache", "info"],
-                 ["cache", "clear"], ["strength"], ["bench"]):
+                 ["cache", "clear"], ["strength"], ["tune"], ["bench"]):
         result = CliRunner().invoke(cli, [*path, "--help"])
         assert result.exit_code == 0, path
         texts.append(result.output)
