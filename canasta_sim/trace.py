@@ -99,7 +99,7 @@ def decode_decisions(buf) -> list:
 def option_tuple(row, plan=None) -> tuple:
     """One option of the engine's list (``actions.OPT_*`` row) in the canonical form of
     docs/moves.md: ("take", k, d, j), ("new", rank, n, d, j), ("out", discard, placements)..."""
-    kind, a, b, c, _ = (int(x) for x in row)
+    kind, a, b, c = (int(x) for x in row[:4])
     if kind == actions.OPT_DRAW:
         return ("draw",)
     if kind == actions.OPT_DECLINE:
@@ -109,8 +109,7 @@ def option_tuple(row, plan=None) -> tuple:
     if kind == actions.OPT_STOP:
         return ("stop",)
     if kind == actions.OPT_NEW:
-        n, d, j = _NEW_CARDS[b]
-        return ("new", TOKENS[a], n, d, j)
+        return ("new", TOKENS[a], b, c, int(row[4]))
     if kind == actions.OPT_ADD:
         return ("add", TOKENS[a], TOKENS[b])
     if kind == actions.OPT_GO_OUT:
@@ -127,9 +126,7 @@ def option_tuple(row, plan=None) -> tuple:
     return (names[kind],)
 
 
-_PLACEMENT_ORDER = tuple(range(3, len(TOKENS)))
-_NEW_CARDS = {actions.NEW_3N: (3, 0, 0), actions.NEW_2N_DEUCE: (2, 1, 0),
-              actions.NEW_2N_JOKER: (2, 0, 1)}         # "3b", "4" .. "A"
+_PLACEMENT_ORDER = tuple(range(3, len(TOKENS)))         # "3b", "4" .. "A"
 
 
 def decision_trace(rules="classic", seed=0, deal=0, policies="random", scores=None):

@@ -58,13 +58,14 @@ from .actions import (
     OPT_NEW,
     OPT_STOP,
     OPT_YES,
-    find_go_out_nb,
+    must_go_out_nb,
     step_legal_nb,
     stop_legal_nb,
 )
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
+from .plans import best_plan_nb, go_out_plans_nb
 from .policies import (
     greedy_forced_step_nb,
     greedy_pair_meld_nb,
@@ -87,10 +88,12 @@ from .state import (
     ST_PILE_N,
     ST_STOCK_POS,
     ST_TURN_LAST_RED3,
+    ST_TURN_TAKE,
     WS_UNSEEN,
     canastas_nb,
     card_value_nb,
     meld_size_nb,
+    pile_rest_nb,
     row_total_nb,
     side_of_nb,
 )
@@ -376,31 +379,33 @@ def answer_score_nb(rules, S, seat, policy, params, kind):
 
 
 @kernel
-def club_meld_step_nb(rules, S, seat, policy, params, extra, planning, plan):
+def club_meld_step_nb(rules, S, seat, policy, params, planning, plans):
     """The club player's next meld step, found by walking the legal steps in its order of
-    preference and taking the first: go out (if :func:`go_out_wanted_nb`); a new meld of
-    all the naturals of a rank held three or more times (highest rank first); all the naturals
-    of a rank its side has melded; a wild card that completes a canasta; with a spare wild
-    card, a new meld of a pair and a wild card, or (not ``careful``) a wild card on the
-    largest meld of four to six cards; stop.  A player that does not want to go out takes
-    no step that would leave it a single card (its discard would go out).  When stopping
-    is illegal (a started initial meld, R26; R16) it takes any legal step as ``greedy``
-    does, going out last.
-    Returns (kind, rank, naturals, deuces, jokers); kind -1 when no step is legal."""
+    preference and taking the first: go out (if :func:`go_out_wanted_nb`, or if the turn must
+    end by going out), with the plan of the highest score for its side (kernels/plans.py);
+    a new meld of all the naturals of a rank held three or more times (highest rank first);
+    all the naturals of a rank its side has melded; a wild card that completes a canasta;
+    with a spare wild card, a new meld of a pair and a wild card, or (not ``careful``) a
+    wild card on the largest meld of four to six cards; stop.  A player that does not want
+    to go out takes no step that would leave it a single card (its discard would go out).
+    When stopping is illegal (a started initial meld, R26; R16) it takes any legal step as
+    ``greedy`` does, going out last.
+    Returns (kind, rank or plan, naturals, deuces, jokers); kind -1 when no step is legal."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     hand_row = hands[seat]
     side = side_of_nb(st, seat)
-    last_red3 = st[ST_TURN_LAST_RED3] == 1
-    if last_red3 and rules.last_card_red3_may_meld == 0:
+    if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0                                          # R47
     h = row_total_nb(hand_row)
-    canastas = canastas_nb(melds, side)
+    extra = pile_rest_nb(st, pile) if planning else 0
     wanted = go_out_wanted_nb(rules, S, seat, policy, params)
     keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
-    out = -2                               # leaves a last card to discard (going out)
-    if not planning and not last_red3:
-        out = find_go_out_nb(rules, st, seatv, hand_row, melds, seat, plan, ws)
-        if out > -2 and wanted:
+    out = -1                               # leaves a last card to discard (going out)
+    if not planning:
+        n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
+                                True, False, plans, ws)
+        out = best_plan_nb(plans, n_out)
+        if out >= 0 and (wanted or must_go_out_nb(st)):
             return OPT_GO_OUT, out, 0, 0, 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         for r in range(ACE, FIRST_NATURAL - 1, -1):
@@ -409,32 +414,31 @@ def club_meld_step_nb(rules, S, seat, policy, params, extra, planning, plan):
             if (new == 0 and (melded or held < 3)) or (new == 1 and (not melded or held == 0)):
                 continue
             for k in range(min(held, h - keep), 2 if new == 0 else 0, -1):
-                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
-                                 canastas, ws):
+                if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0, 0,
+                                 planning, plans, ws):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
     if h - 1 >= keep:
-        r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
-                                   True)
+        r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
+                                   plans, ws, True)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de                                 # R23
     spare = spare_wilds_nb(rules, S, seat, policy, params)
     if spare >= 1 and h - 3 >= keep:
-        r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
-                                    True)
+        r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
+                                    plans, ws, True)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
     if spare >= 1 and h - 1 >= keep and policy != POLICY_CAREFUL:
-        r, de = wild_on_growing_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas,
-                                        ws)
+        r, de = wild_on_growing_meld_nb(rules, st, seatv, hand_row, melds, pile, seat,
+                                        planning, plans, ws)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de
-    if stop_legal_nb(rules, st, h, canastas, planning, last_red3):
+    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
         return OPT_STOP, 0, 0, 0, 0
-    kind, r, nat, de, jo = greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra,
-                                                 canastas, ws)
-    if kind < 0 and out > -2:
+    if out >= 0:
         return OPT_GO_OUT, out, 0, 0, 0
-    return kind, r, nat, de, jo
+    return greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
+                                 ws)
 
 
 @kernel
@@ -448,17 +452,19 @@ def spare_wilds_nb(rules, S, seat, policy, params):
 
 
 @kernel
-def wild_on_growing_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws):
+def wild_on_growing_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
+                            ws):
     """A legal single wild card (a deuce before a joker) on the side's largest meld of four
     to six cards.  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    side = side_of_nb(st, seat)
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
         for size in range(6, 3, -1):
             for r in range(FIRST_NATURAL, NKINDS):
                 if meld_size_nb(melds, side, r) == size and step_legal_nb(
-                        rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra,
-                        canastas, ws):
+                        rules, st, seatv, hand_row, melds, pile, seat, r, 0, de, 1 - de,
+                        planning, plans, ws):
                     return r, de
     return -1, 0
 

@@ -27,17 +27,16 @@ from .actions import (
     OPT_TAKE,
     OPT_YES,
     add_opt_nb,
+    can_go_out_nb,
     canastas_nb,
-    concealment_open_nb,
     discard_options_nb,
-    find_go_out_nb,
-    has_partner_nb,
     meld_options_nb,
     place_cards_nb,
-    reachable_count_nb,
+    short_of_minimum_nb,
     step_cards_nb,
     take_count_nb,
     take_options_nb,
+    take_plan_open_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .club import club_decide_nb, club_meld_step_nb, club_take_nb, is_club_nb
@@ -55,8 +54,8 @@ from .layout import (
     END_OUT,
     END_STOCK,
     EV_ASK,
-    EV_DISCARD,
     EV_DECISION,
+    EV_DISCARD,
     EV_DRAW,
     EV_END,
     EV_OUT,
@@ -81,6 +80,7 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
+from .plans import MAX_PLANS, PLAN_META, concealment_open_nb, has_partner_nb
 from .policies import decide_nb, greedy_discard_nb, greedy_meld_step_nb, greedy_take_nb
 from .rng import STREAM_POLICY
 from .rules_nb import Ask, Red3Requires, Red3Timing
@@ -317,9 +317,7 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         if take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
             if hand_size_nb(hands, seat) == 0:
                 return go_out_nb(rules, S, buf, seat)                  # R39 (T27)
-            if st[ST_TURN_NEEDS_MIN] == 1:
-                return execute_go_out_nb(rules, S, buf, seat, plan)    # R30: taken to go out
-            return CONTINUE
+            return CONTINUE        # (an unmet minimum: the meld phase must go out, R30)
         st[ST_TURNS] -= 1
     if stock_gone:
         return stock_ends_deal_nb(rules, S, seat)                      # R49: no take
@@ -374,17 +372,17 @@ def copy_turn_state_nb(S, seat, save):
 @kernel
 def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
-    top card; a side that has not melded then adds take melds from the hand until its minimum
-    is met (R35), or, if it cannot be met, the player must go out concealed this turn (R30;
-    the caller sees ST_TURN_NEEDS_MIN still set).  Returns False (nothing changed) only if
-    the planning failed, which the exact reachability checks rule out."""
+    top card; the player then lays further take melds from the hand where they are offered
+    (actions.take_plan_open_nb): an unmelded side until its minimum is met (R35), or it stops
+    short and must go out concealed this turn (R30; the meld phase sees ST_TURN_NEEDS_MIN
+    still set).  Returns False (nothing changed) only if no legal step was left, which the
+    exact completion checks rule out."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
     top = pile[n_pile - 1]
     if st[ST_TURN_NEEDS_MIN] == 1:
         save_turn_nb(S, seat)            # only the planned take of an initial meld is undone
-    rest = pile_rest_nb(st, pile)
     taken = wm[WM_TAKEN]                                  # hand cards of the take melds
     taken[:, :] = 0
     order = ws[WS_ORDER]
@@ -398,17 +396,16 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     taken[top, M_JOKER] = j
     if st[ST_TURN_NEEDS_MIN] == 1:
         st[ST_TURN_COUNT] = count
-        keep = max(0, 2 - rest)
-        if count + reachable_count_nb(rules, hands[seat], melds, side, keep, ws) \
-                >= st[ST_TURN_MIN]:
-            n_order = plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest,
-                                         top, taken, order)
-            if st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
+    if take_plan_open_nb(rules, st):
+        n_order = plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken,
+                                     order)
+        if n_order < 0:
+            if st[ST_TURN_NEEDS_MIN] == 1:
                 restore_turn_nb(S, seat)                          # a safety net: never hit
-                st[ST_CHECK_FAILS] += 1
-                return False
-            st[ST_TURN_NEEDS_MIN] = 0
-        # else: the take is legal only to go out concealed (R30); the caller goes out
+            st[ST_CHECK_FAILS] += 1
+            return False
+    if st[ST_TURN_NEEDS_MIN] == 1 and not short_of_minimum_nb(st):
+        st[ST_TURN_NEEDS_MIN] = 0                                 # R29
     for r in range(FIRST_NATURAL, NKINDS):
         if not (st[ST_TURN_PRE_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
             st[ST_TURN_TAKE_CANASTAS] |= np.int64(1) << r           # 2.11 concealed canasta
@@ -419,19 +416,23 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
 
 
 @kernel
-def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest, top, taken, order):
-    """R35: a side that has not melded adds take melds from the hand, chosen by its policy,
-    until the top card and those hand cards reach its minimum.  Records the cards in
-    ``taken`` and the new ranks in ``order``; returns the number of take melds."""
+def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken, order):
+    """R35: further take melds from the hand, each step chosen by the seat's policy, while
+    they are offered (actions.take_plan_open_nb) and until it stops.  Records the cards in
+    ``taken`` and the new ranks in ``order``; returns the number of take melds, -1 if no
+    legal step was left (a safety net)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n_order = 1
-    while st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
+    while take_plan_open_nb(rules, st):
         kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
-                                                   rest, True)
-        if kind < 0 or kind == OPT_STOP:
+                                                   True)
+        if kind < 0:
+            return -1
+        if kind == OPT_STOP:
             break
         lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
-        st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)
+        if st[ST_TURN_NEEDS_MIN] == 1:
+            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)         # R28, R35
         if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
             order[n_order] = r
             n_order += 1
@@ -504,7 +505,7 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     if pol[seat] == POLICY_GREEDY and rules.ask_permission != Ask.REQUIRED:
         return                              # greedy asks only when it must (policies.py)
     st[ST_TURN_ASK] = 1                       # could he go out if the answer were yes?
-    able = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws) > -2
+    able = can_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
     st[ST_TURN_ASK] = -1
     if not able:
         return
@@ -541,7 +542,8 @@ def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan)
 @kernel
 def log_decision_nb(st, buf, seat, decision, chosen, opts, n, plan):
     """A decision event (never written to TRACE.md lines): the options, each as its five
-    ints, a going-out option followed by its plan (naturals, deuces, jokers per meld kind)."""
+    ints, a going-out option followed by its plan (``plan`` is the plans table,
+    kernels/plans.py: naturals, deuces, jokers per meld kind)."""
     pos = ev_begin_nb(st, buf, EV_DECISION, seat, decision, chosen)
     for i in range(n):
         for c in range(5):
@@ -549,7 +551,7 @@ def log_decision_nb(st, buf, seat, decision, chosen, opts, n, plan):
         if opts[i, 0] == OPT_GO_OUT:
             for r in range(MELD_KINDS):
                 for c in range(3):
-                    ev_push_nb(st, buf, pos, plan[r, c])
+                    ev_push_nb(st, buf, pos, plan[opts[i, 1], r, c])
 
 
 @kernel
@@ -570,10 +572,12 @@ def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
 
 
 @kernel
-def execute_go_out_nb(rules, S, buf, seat, plan):
-    """Lay the going-out plan meld by meld, then discard (if any) and go out (R39-R44)."""
+def execute_go_out_nb(rules, S, buf, seat, plans, p):
+    """Lay going-out plan ``p`` (kernels/plans.py) meld by meld, then discard (if it has a
+    discard) and go out (R39-R44)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    discard = find_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
+    plan = plans[p]
+    discard = plan[PLAN_META, 0]
     for r in range(BLACK3, NKINDS):
         if plan[r, M_NAT] + plan[r, M_DEUCE] + plan[r, M_JOKER] > 0:
             if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
@@ -602,27 +606,27 @@ def discard_card_nb(rules, S, buf, seat, card):
 
 
 @turn_step
-def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, extra, planning):
+def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning):
     """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
     kind -1 when no step is legal.  ``greedy`` and the club players walk the legal steps in
     their order of preference; ``random`` picks from the full list of
     :func:`meld_options_nb`."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if pol[seat] == POLICY_GREEDY:
-        return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, seat, extra, planning,
+        return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning,
                                    plan, ws)
     if is_club_nb(pol[seat]):
-        return club_meld_step_nb(rules, S, seat, pol[seat], params[seat], extra, planning, plan)
-    n = meld_options_nb(rules, st, seatv, hands[seat], melds, seat, extra, planning, opts,
-                        plan, ws)
+        return club_meld_step_nb(rules, S, seat, pol[seat], params[seat], planning, plan)
+    n = meld_options_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning, opts, plan,
+                        ws)
     if n == 0:
         return -1, 0, 0, 0, 0
     decision = DEC_TAKE_PLAN if planning else DEC_MELD
     i = policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan)
     kind = opts[i, 0]
     if kind == OPT_GO_OUT or kind == OPT_STOP:
-        return kind, opts[i, 2], 0, 0, 0
-    nat, de, jo = step_cards_nb(kind, opts[i, 1], opts[i, 2])
+        return kind, opts[i, 1], 0, 0, 0
+    nat, de, jo = step_cards_nb(kind, opts[i, 1], opts[i, 2], opts[i, 3], opts[i, 4])
     return kind, opts[i, 1], nat, de, jo
 
 
@@ -633,10 +637,8 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     initial meld, once started, can always be completed."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
-    if st[ST_TURN_ASK] == 1:
-        return execute_go_out_nb(rules, S, buf, seat, plan)            # R42: yes binds
-    while True:
-        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, 0,
+    while True:                                       # after a "yes" only going out ends it
+        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
                                                    False)
         if kind < 0:                # a safety net: exact reachability rules dead ends out,
             st[ST_CHECK_FAILS] += 1   # and the soak tests count this flag
@@ -644,7 +646,7 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         if kind == OPT_STOP:
             return CONTINUE
         if kind == OPT_GO_OUT:
-            return execute_go_out_nb(rules, S, buf, seat, plan)
+            return execute_go_out_nb(rules, S, buf, seat, plan, r)
         if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
             st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)          # R28
         lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
@@ -820,7 +822,7 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
     S = new_state_nb()
     S[4][ST_CHECK_ON] = check
     opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     buf = np.zeros(1, np.int32)
     record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
     for i in range(out.shape[0]):
@@ -836,7 +838,7 @@ def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf, decis
     S = new_state_nb()
     S[4][ST_TRACE_ON] = 1 + decisions
     opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     record = rules_record_nb(rules)
     play_deal_nb(record[0], S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
     return S[4][ST_TRACE_POS]

@@ -32,6 +32,7 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
+from .plans import MAX_PLANS
 from .rules_nb import Tie
 from .state import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS, new_state_nb, rules_record_nb
 
@@ -105,7 +106,7 @@ def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params,
     S = new_state_nb()
     S[4][ST_CHECK_ON] = check
     opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     buf = np.zeros(1, np.int32)
     cum = np.zeros(MAX_SIDES, np.int64)
     record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
@@ -125,7 +126,7 @@ def trace_game_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, ro
     S = new_state_nb()
     S[4][ST_TRACE_ON] = 1
     opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MELD_KINDS, 3), np.int64)
+    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     record = rules_record_nb(rules)
     play_deal_nb(record[0], S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row)

@@ -24,8 +24,6 @@ import numpy as np
 
 from .actions import (
     DEC_DISCARD,
-    NEW_2N_DEUCE,
-    NEW_3N,
     OPT_ADD,
     OPT_ASK,
     OPT_GO_OUT,
@@ -34,12 +32,9 @@ from .actions import (
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
-    canastas_nb,
-    go_out_from_survey_nb,
+    new_meld_size_nb,
     step_legal_nb,
     stop_legal_nb,
-    stray_black_threes_nb,
-    survey_rules_out_nb,
     take_context_nb,
     take_legal_nb,
     take_method_ok_nb,
@@ -47,14 +42,19 @@ from .actions import (
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_GREEDY, POLICY_RANDOM
+from .plans import (
+    best_plan_nb,
+    go_out_plans_nb,
+    stray_black_threes_nb,
+    survey_rules_out_nb,
+)
 from .rng import rand_below_nb
 from .rules_nb import Ask
 from .state import (
     ST_TURN_LAST_RED3,
+    ST_TURN_TAKE,
     card_value_nb,
     meld_size_nb,
-    pile_rest_nb,
-    row_total_nb,
     side_of_nb,
 )
 
@@ -102,11 +102,11 @@ def greedy_option_score_nb(rules, decision, opt, melds, side):
     if kind == OPT_TAKE:
         return 1000 + 10 * opt[1] - 3 * (opt[2] + opt[3])
     if kind == OPT_GO_OUT:
-        return 10000
+        return GO_OUT_SCORE + opt[4]                      # the plan's score (kernels/plans.py)
     if kind == OPT_NEW:
-        if opt[2] == NEW_3N:
+        if opt[3] + opt[4] == 0:
             return 600 + card_value_nb(rules, opt[1])
-        if opt[2] == NEW_2N_DEUCE:
+        if opt[3] > 0:
             return 400 + card_value_nb(rules, opt[1])
         return 350 + card_value_nb(rules, opt[1])
     if kind == OPT_ADD:
@@ -140,6 +140,7 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
 
 
 NO_USE = 1 << 40                 # above any greedy_usefulness_nb value
+GO_OUT_SCORE = 1 << 40           # above any other option: greedy goes out when it can
 
 
 @kernel
@@ -158,27 +159,26 @@ def greedy_discard_nb(rules, hand_row, melds, side):
 
 
 @kernel
-def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning, plan, ws):
+def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
     """``greedy``'s next meld step, found by walking the legal steps in its order of
-    preference (the same order :func:`greedy_option_score_nb` gives): go out; a new meld of
-    all the naturals of a rank held three or more times (highest value first); all the
-    naturals of a rank it has melded; a wild card that completes a canasta; a new meld of a
-    pair and a wild card (deuce before joker); stop; and, only when stopping is illegal,
-    any other legal step.  Several cards of one rank go down in one step.
+    preference (the same order :func:`greedy_option_score_nb` gives): go out, with the plan
+    of the highest score for its side (kernels/plans.py); a new meld of all the naturals of a
+    rank held three or more times (highest value first); all the naturals of a rank it has
+    melded; a wild card that completes a canasta; a new meld of a pair and a wild card
+    (deuce before joker); stop; and, only when stopping is illegal, any other legal step.
+    Several cards of one rank go down in one step.
 
-    Returns (kind, rank, naturals, deuces, jokers); kind -1 when no step is legal."""
+    Returns (kind, rank or plan, naturals, deuces, jokers); kind -1 when no step is legal."""
     side = side_of_nb(st, seat)
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0
-    h = row_total_nb(hand_row)
     canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
         rules, hand_row, melds, side)
-    out_possible = not survey_rules_out_nb(rules, stray, reach)
-    if not planning and st[ST_TURN_LAST_RED3] == 0 and out_possible:
-        d = go_out_from_survey_nb(rules, st, seatv, hand_row, melds, seat, stray, stray_kind,
-                                  reach, plan, ws)          # as find_go_out_nb
-        if d > -2:
-            return OPT_GO_OUT, d, 0, 0, 0
+    if not planning and not survey_rules_out_nb(rules, stray, reach):
+        n = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
+                            True, False, plans, ws)
+        if n > 0:
+            return OPT_GO_OUT, best_plan_nb(plans, n), 0, 0, 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         ranks = new3 if new == 0 else adds
         if ranks == 0:
@@ -187,22 +187,23 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, seat, extra, planning
             if (ranks >> r) & 1 == 0:
                 continue
             for k in range(hand_row[r], 2 if new == 0 else 0, -1):
-                if step_legal_nb(rules, st, hand_row, h, melds, side, r, k, 0, 0, extra,
-                                 canastas, ws):
+                if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0, 0,
+                                 planning, plans, ws):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
     if sixes != 0:
-        r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
-                                   True)
+        r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
+                                   plans, ws, True)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de
     if pairs != 0:
-        r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
-                                    True)
+        r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
+                                    plans, ws, True)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
-    if stop_legal_nb(rules, st, h, canastas, planning, st[ST_TURN_LAST_RED3] == 1):
+    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
         return OPT_STOP, 0, 0, 0, 0
-    return greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws)
+    return greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
+                                 ws)
 
 
 @kernel
@@ -212,8 +213,8 @@ def greedy_ranks_nb(rules, hand_row, melds, side):
     and not melded (new melds), held and melded (additions), melds of six cards (a wild card
     completes a canasta), held exactly twice and not melded (pair melds); and the survey of
     the hand that going out needs: its unmeldable cards with the kind of one of them (as
-    actions.unmeldable_cards_nb) and the canastas within reach (as
-    actions.canastas_within_reach_nb).  Written without branches, so that the walk visits
+    plans.unmeldable_cards_nb) and the canastas within reach (as
+    plans.canastas_within_reach_nb).  Written without branches, so that the walk visits
     only ranks that can matter."""
     canastas = 0
     new3 = 0
@@ -245,32 +246,42 @@ def greedy_ranks_nb(rules, hand_row, melds, side):
 
 
 @kernel
-def greedy_forced_step_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws):
-    """When ``greedy`` may not stop (a started initial meld, R26; one card left, R16): any
-    wild card that fits, then the smallest new melds, then single naturals."""
-    r, de = greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, False)
+def greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
+    """When ``greedy`` may not stop (a started initial meld, R26; one card left, R16; a turn
+    that must go out): any wild card that fits, then the new melds of the smallest size
+    (every make-up, most naturals first), then single naturals."""
+    side = side_of_nb(st, seat)
+    r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
+                               ws, False)
     if r >= 0:
         return OPT_ADD, r, 0, de, 1 - de
+    size = new_meld_size_nb(rules)
+    lowest = max(rules.min_naturals_per_meld, 1)
     for r in range(ACE, FIRST_NATURAL - 1, -1):
-        if hand_row[r] >= 3 and meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                rules, st, hand_row, h, melds, side, r, 3, 0, 0, extra, canastas, ws):
-            return OPT_NEW, r, 3, 0, 0
-    r, de = greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, False)
-    if r >= 0:
-        return OPT_NEW, r, 2, de, 1 - de
+        held = hand_row[r]
+        if held < lowest or meld_size_nb(melds, side, r) > 0:
+            continue
+        for nat in range(min(size, held), lowest - 1, -1):
+            w = size - nat
+            for de in range(min(w, hand_row[DEUCE]), -1, -1):
+                if w - de <= hand_row[JOKER] and step_legal_nb(
+                        rules, st, seatv, hand_row, melds, pile, seat, r, nat, de, w - de,
+                        planning, plans, ws):
+                    return OPT_NEW, r, nat, de, w - de
     for r in range(ACE, FIRST_NATURAL - 1, -1):
         if hand_row[r] > 0 and meld_size_nb(melds, side, r) > 0 and step_legal_nb(
-                rules, st, hand_row, h, melds, side, r, 1, 0, 0, extra, canastas, ws):
+                rules, st, seatv, hand_row, melds, pile, seat, r, 1, 0, 0, planning, plans, ws):
             return OPT_ADD, r, 1, 0, 0
     return -1, 0, 0, 0, 0
 
 
 @kernel
-def greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
+def greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws,
                        completing_only):
     """A legal single wild card (a deuce before a joker) onto one of the side's melds; with
     ``completing_only`` only onto a six-card meld it turns into a canasta.
     Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    side = side_of_nb(st, seat)
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
@@ -278,17 +289,19 @@ def greedy_wild_add_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws,
             size = meld_size_nb(melds, side, r)
             if size == 0 or (completing_only and size != 6):
                 continue
-            if step_legal_nb(rules, st, hand_row, h, melds, side, r, 0, de, 1 - de, extra,
-                             canastas, ws):
+            if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 0, de, 1 - de,
+                             planning, plans, ws):
                 return r, de
     return -1, 0
 
 
 @kernel
-def greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws, pairs_only):
+def greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws,
+                        pairs_only):
     """A legal new meld of two naturals and a wild card (a deuce before a joker), the highest
     rank first; with ``pairs_only`` only from ranks held exactly twice.
     Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    side = side_of_nb(st, seat)
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
@@ -296,14 +309,14 @@ def greedy_pair_meld_nb(rules, st, hand_row, h, melds, side, extra, canastas, ws
             held = hand_row[r]
             if (held == 2 or (not pairs_only and held > 2)) and \
                     meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                        rules, st, hand_row, h, melds, side, r, 2, de, 1 - de, extra,
-                        canastas, ws):
+                        rules, st, seatv, hand_row, melds, pile, seat, r, 2, de, 1 - de,
+                        planning, plans, ws):
                 return r, de
     return -1, 0
 
 
 @kernel
-def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, ws):
+def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plans, ws):
     """``greedy``'s pile take, the legal one it likes best (as :func:`greedy_option_score_nb`
     ranks them): the most naturals from the hand, then the fewest wild cards, deuces before
     jokers.  Returns (naturals, deuces, jokers), or (-1, 0, 0) if the pile cannot be taken."""
@@ -313,9 +326,7 @@ def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, w
         return -1, 0, 0
     side = side_of_nb(st, seat)
     existing = meld_size_nb(melds, side, top) > 0
-    rest = pile_rest_nb(st, pile)                            # R14: red threes go to the table
-    canastas = canastas_nb(melds, side)
-    max_w = min(rules.max_wilds_per_meld, 8)
+    max_w = min(rules.max_wilds_per_meld, hand_row[DEUCE] + hand_row[JOKER])
     for k in range(hand_row[top], min_k - 1, -1):
         for w in range(max_w + 1):
             for j in range(w + 1):
@@ -323,7 +334,6 @@ def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, w
                 if d > hand_row[DEUCE] or j > hand_row[JOKER]:
                     continue
                 if take_method_ok_nb(rules, frozen, existing, k, d, j) and take_legal_nb(
-                        rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, rest,
-                        canastas, unmelded, plan, ws):
+                        rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, plans, ws):
                     return k, d, j
     return -1, 0, 0

@@ -83,12 +83,12 @@ NSIDEV = 8
 
 
 # scratch rows of ws (each user owns its rows; users that nest use different rows)
-WS_HAND = 0          # find_go_out_nb: the hand less the tried discard
-WS_ADD = 2           # plan_full_meld_nb: wild cards added per rank
-WS_ROOM = 3          # plan_full_meld_nb: room for wild cards per rank
-WS_SIZE = 4          # plan_full_meld_nb: meld sizes after the plan
-WS_PAIR_VALUE = 5    # max_extra_count_nb
-WS_PAIR_NEED = 6     # max_extra_count_nb
+WS_HAND = 0          # plans.go_out_plans_nb: the hand less the tried discard
+WS_PLAN_MELDS = 2    # plans: the side's melds and their choices
+WS_PLAN_OPTS = 3
+WS_PLAN_DFS = 4      # plans: the depth-first walk
+WS_PAIR_VALUE = 5    # reach.max_extra_count_nb: values of the singles and pairs
+WS_PAIR_NEED = 6     # reach.max_extra_count_nb
 WS_SAVE_HAND = 7     # snapshot of the hand (meld phase, take planning)
 WS_SAVE_ST = 8       # snapshot of st
 WS_ORDER = 9         # take_pile_nb: order of the take melds

@@ -37,8 +37,9 @@ def side_melds(pos, side) -> dict:
 def apply_step(pos, seat, opt_row):
     """Carry out one OPT_NEW / OPT_ADD row as ``engine.meld_phase_nb`` does."""
     hands, melds, st, sidev = pos.S[0], pos.S[1], pos.S[4], pos.S[6]
-    kind, r, b = int(opt_row[0]), int(opt_row[1]), int(opt_row[2])
-    nat, de, jo = actions.step_cards_nb(kind, r, b)
+    kind, r = int(opt_row[0]), int(opt_row[1])
+    nat, de, jo = actions.step_cards_nb(kind, r, int(opt_row[2]), int(opt_row[3]),
+                                        int(opt_row[4]))
     if st[state.ST_TURN_NEEDS_MIN] == 1:
         st[state.ST_TURN_COUNT] += nat * int(state.card_value_nb(pos.nb, r)) + de * 20 + jo * 50
     actions.place_cards_nb(pos.nb, st, hands, melds, sidev, pos.buf, seat, r, nat, de, jo, False)
@@ -71,7 +72,7 @@ def outcomes(pos, seat, limit=20000):
                 found.add(("stop", frozenset(side_melds(p, side).items())))
             elif row[0] == actions.OPT_GO_OUT:
                 q = clone(p)
-                plan = p.plan.copy()
+                plan = p.plan[int(row[1])].copy()
                 for r in range(cards.BLACK3, cards.NKINDS):
                     for col in range(3):
                         q.S[1][side, r, col] += plan[r, col]
@@ -136,10 +137,18 @@ def take(pos, seat, k, d=0, j=0) -> bool:
                                     pos.opts, pos.plan))
 
 
-def go_out(pos, seat) -> int:
-    """Carry out the engine's going-out plan for ``seat`` now (``begin`` done)."""
+def go_out(pos, seat, discard="best", melds=None) -> int:
+    """Carry out a going-out plan for ``seat`` now (``begin`` done): the one of the highest
+    score, or the first with this ``discard`` (token, None for none) and, if given, these
+    meld sizes ({rank: cards placed})."""
     from canasta_sim.kernels import engine
-    return int(engine.execute_go_out_nb(pos.nb, pos.S, pos.buf, seat, pos.plan))
+    options = pos.go_out_plans(seat)
+    if discard == "best":
+        p = max(options, key=lambda o: (o["score"], -o["index"]))
+    else:
+        p = next(o for o in options if o["discard"] == discard
+                 and (melds is None or o["melds"] == melds))
+    return int(engine.execute_go_out_nb(pos.nb, pos.S, pos.buf, seat, pos.plan, p["index"]))
 
 
 def draw(pos, seat):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from canasta_sim.kernels import actions, engine, state
+from canasta_sim.kernels import actions, engine, plans, state
 from canasta_sim.kernels.cards import NKINDS, RED3, TOKEN_TO_KIND, TOKENS
 from canasta_sim.kernels.layout import (
     MAX_SEATS,
@@ -60,7 +60,7 @@ class Position:
             sidev[k, state.SIDE_SCORE_BEFORE] = scores[k]
             sidev[k, state.SIDE_MINIMUM] = engine_min(self.nb, scores[k])
         self.opts = np.zeros((actions.MAX_OPTS, 5), np.int64)
-        self.plan = np.zeros((16, 3), np.int64)
+        self.plan = np.zeros((plans.MAX_PLANS, 16, 3), np.int64)   # the plans table
         self.buf = np.zeros(1, np.int32)
         self.pol = np.full(MAX_SEATS, 1, np.int64)
         self.params = np.zeros((MAX_SEATS, NPARAMS))
@@ -136,26 +136,43 @@ class Position:
     def can_take(self, seat: int) -> bool:
         return bool(self.take_options(seat))
 
-    def meld_options(self, seat: int) -> list:
-        """Legal meld-phase steps as readable tuples: ('new', rank, '3N'|'2N+2'|'2N+JK'),
+    def meld_options(self, seat: int, planning: bool = False) -> list:
+        """Legal meld-phase options as readable tuples: ('new', rank, '3N'|'2N+2'|'2N+JK'|...),
         ('add', rank, card), ('out', discard or None), ('stop',)."""
-        hands, melds, _, _, st, seatv, _, _, ws, _ = self.S
-        n = actions.meld_options_nb(self.nb, st, seatv, hands[seat], melds, seat, 0, False,
+        hands, melds, _, pile, st, seatv, _, _, ws, _ = self.S
+        n = actions.meld_options_nb(self.nb, st, seatv, hands[seat], melds, pile, seat, planning,
                                     self.opts, self.plan, ws)
         return [describe(self.opts[i]) for i in range(n)]
 
-    def go_out_plan(self, seat: int):
-        """(discard token or None, {rank: cards}) if the seat can go out now, else None."""
+    def go_out_plans(self, seat: int) -> list:
+        """Every going-out plan open now (kernels/plans.py), as dicts: discard (token or
+        None), melds ({rank: cards placed}), placed ({rank: (naturals, deuces, jokers)}),
+        concealed, score, index."""
         hands, melds, _, _, st, seatv, _, _, ws, _ = self.S
-        d = actions.find_go_out_nb(self.nb, st, seatv, hands[seat], melds, seat, self.plan, ws)
-        if d == -2:
+        n = plans.go_out_plans_nb(self.nb, st, seatv, hands[seat], melds, seat,
+                                  st[state.ST_TURN_TAKE] == 0, True, False, self.plan, ws)
+        out = []
+        for p in range(n):
+            placed = {}
+            for r in range(3, NKINDS):
+                nat, de, jo = (int(x) for x in self.plan[p, r])
+                if nat + de + jo:
+                    placed[TOKENS[r]] = (nat, de, jo)
+            d = int(self.plan[p, plans.PLAN_META, 0])
+            out.append({"discard": TOKENS[d] if d >= 0 else None, "placed": placed,
+                        "melds": {r: sum(v) for r, v in placed.items()},
+                        "concealed": bool(self.plan[p, plans.PLAN_META, 1]),
+                        "score": int(self.plan[p, plans.PLAN_META, 2]), "index": p})
+        return out
+
+    def go_out_plan(self, seat: int):
+        """(discard token or None, {rank: cards}) of the plan of the highest score (the one
+        greedy and the club players choose) if the seat can go out now, else None."""
+        options = self.go_out_plans(seat)
+        if not options:
             return None
-        plan = {}
-        for r in range(16):
-            n, de, jo = (int(x) for x in self.plan[r])
-            if n + de + jo:
-                plan[TOKENS[r]] = n + de + jo
-        return (TOKENS[d] if d >= 0 else None), plan
+        best = max(options, key=lambda p: (p["score"], -p["index"]))
+        return best["discard"], best["melds"]
 
     def play_turn(self, seat: int) -> int:
         """Play one whole turn with the seats' policies; returns engine.CONTINUE/DEAL_OVER."""
@@ -200,7 +217,8 @@ def engine_min(nb, score) -> int:
 def describe(opt) -> tuple:
     kind, a, b = int(opt[0]), int(opt[1]), int(opt[2])
     if kind == actions.OPT_NEW:
-        return ("new", TOKENS[a], ("3N", "2N+2", "2N+JK")[b])
+        n, d, j = b, int(opt[3]), int(opt[4])
+        return ("new", TOKENS[a], f"{n}N" + "+2" * d + "+JK" * j)
     if kind == actions.OPT_ADD:
         return ("add", TOKENS[a], TOKENS[b])
     if kind == actions.OPT_GO_OUT:

@@ -7,7 +7,7 @@ calls).  Plus: sweeps write their columns, and a short strength check.
 import numpy as np
 import pyarrow as pa
 import pytest
-from canasta_sim.kernels import actions, club, engine, state
+from canasta_sim.kernels import actions, club, engine, plans, state
 from canasta_sim.kernels.cards import TOKEN_TO_KIND
 from scenario import Position, describe
 
@@ -39,25 +39,25 @@ def meld_step(pos, policy, seat=0):
     scenario.describe writes the first card of it: ('new', '8', '2N+2'), ('add', '9', '2'),
     ('out', discard), ('stop',)."""
     pos.policies(*([policy] * 4)).begin(seat)
-    kind, rank, nat, de, jo = engine.choose_meld_step_nb(pos.nb, pos.S, seat, pos.pol,
-                                                         pos.params, pos.opts, pos.plan, 0,
-                                                         False)
+    kind, rank, nat, de, jo = engine.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.pol,
+                                                         pos.params, pos.opts, pos.plan, False)
     if kind == actions.OPT_NEW:
-        b = actions.NEW_3N if de + jo == 0 else (actions.NEW_2N_DEUCE if de else
-                                                  actions.NEW_2N_JOKER)
+        row = [kind, rank, 3, 0, 0] if de + jo == 0 else [kind, rank, 2, de, jo]
     elif kind == actions.OPT_ADD:
-        b = rank if nat else K["2"] if de else K["JK"]
+        row = [kind, rank, rank if nat else K["2"] if de else K["JK"], 0, 0]
+    elif kind == actions.OPT_GO_OUT:                  # the plan's discard kind (-1: none)
+        row = [kind, rank, int(pos.plan[rank, plans.PLAN_META, 0]), 0, 0]
     else:
-        b = rank                                  # go out: the discard kind (-1: none)
-    return describe(np.array([kind, rank, b, 0, 0]))
+        row = [kind, rank, 0, 0, 0]
+    return describe(np.array(row))
 
 
 def draw_or_take(pos, policy, seat=0):
     """'draw', or the take (naturals, deuces, jokers) the policy makes (the engine's
     choose_take_nb, the stock not yet gone)."""
     pos.policies(*([policy] * 4)).begin(seat, take=True)
-    take = engine.choose_take_nb(pos.nb, pos.S, seat, pos.pol, pos.params, pos.opts, pos.plan,
-                                 False)
+    take = engine.choose_take_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params, pos.opts,
+                                 pos.plan, False)
     return "draw" if take[0] < 0 else tuple(int(x) for x in take)
 
 

@@ -5,7 +5,7 @@ each is compared here with the general path it replaces, on random positions.  W
 are compared bit for bit outside the test-suite (a reference file of the kernels' outputs).
 """
 import numpy as np
-from canasta_sim.kernels import actions, policies
+from canasta_sim.kernels import actions, plans, policies
 from scenario import random_position
 
 
@@ -39,5 +39,5 @@ def test_greedy_survey_matches_the_separate_scans():
             canastas, _, _, _, _, stray, kind, reach = policies.greedy_ranks_nb(
                 pos.nb, hands[0], melds, side)
             assert canastas == actions.canastas_nb(melds, side)
-            assert (stray, kind) == actions.unmeldable_cards_nb(pos.nb, hands[0], melds, side)
-            assert reach == actions.canastas_within_reach_nb(hands[0], melds, side)
+            assert (stray, kind) == plans.unmeldable_cards_nb(pos.nb, hands[0], melds, side)
+            assert reach == plans.canastas_within_reach_nb(hands[0], melds, side)

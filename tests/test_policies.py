@@ -6,22 +6,23 @@ from canasta_sim.kernels.cards import DEUCE, JOKER, TOKEN_TO_KIND
 from scenario import Position, random_position
 
 
-def single_card_form(kind, rank, nat, de, jo):
-    """The option row (kind, a, b) of the full list that a greedy multi-card step extends."""
+def single_card_form(kind, rank, nat, de, jo, opts):
+    """The option row of the full list that a greedy (multi-card) step extends."""
     if kind == actions.OPT_NEW:
-        b = actions.NEW_3N if de + jo == 0 else (actions.NEW_2N_DEUCE if de else
-                                                  actions.NEW_2N_JOKER)
-        return (kind, rank, b)
+        return (kind, rank, 3, 0, 0) if de + jo == 0 else (kind, rank, 2, de, jo)
     if kind == actions.OPT_ADD:
-        return (kind, rank, rank if nat else DEUCE if de else JOKER)
-    return (kind,)
+        return (kind, rank, rank if nat else DEUCE if de else JOKER, 0, 0)
+    if kind == actions.OPT_GO_OUT:
+        return next(tuple(int(x) for x in row) for row in opts
+                    if row[0] == kind and row[1] == rank)
+    return (kind, 0, 0, 0, 0)
 
 
 def greedy_step_and_options(pos, seat=0):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = pos.S
-    step = policies.greedy_meld_step_nb(pos.nb, st, seatv, hands[seat], melds, seat, 0, False,
-                                        pos.plan, ws)
-    n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, seat, 0, False,
+    step = policies.greedy_meld_step_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
+                                        False, pos.plan, ws)
+    n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
                                 pos.opts, pos.plan, ws)
     return step, pos.opts[:n].copy()
 
@@ -43,16 +44,12 @@ def test_greedy_meld_step_is_a_best_scored_legal_option(scores):
         if kind < 0:
             assert len(opts) == 0
             continue
-        forms = {tuple(int(x) for x in row[:3]) if row[0] in (actions.OPT_NEW, actions.OPT_ADD)
-                 else (int(row[0]),) for row in opts}
-        assert single_card_form(kind, rank, nat, de, jo) in forms, (seed, kind, rank)
+        forms = {tuple(int(x) for x in row) for row in opts}
+        form = single_card_form(kind, rank, nat, de, jo, opts)
+        assert form in forms, (seed, kind, rank)
         melds = pos.S[1]
         side_scores = [policies.greedy_option_score_nb(pos.nb, 1, row, melds, 0) for row in opts]
-        chosen = np.array([kind, rank, 0, 0, 0])
-        if kind == actions.OPT_NEW:
-            chosen[2] = single_card_form(kind, rank, nat, de, jo)[2]
-        elif kind == actions.OPT_ADD:
-            chosen[2] = single_card_form(kind, rank, nat, de, jo)[2]
+        chosen = np.array(form)
         assert policies.greedy_option_score_nb(pos.nb, 1, chosen, melds, 0) \
             == max(side_scores), (seed, kind, rank, opts)
         checked += 1
