@@ -11,7 +11,21 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+# The spec is not part of the repository: it sits beside the checkout (../shared/RULES.md seen
+# from the repository root) on the machine the project is developed on.
 RULES_MD = TESTS.parents[1] / "shared" / "RULES.md"
+RULE_IDS = set(range(1, 61))                        # R1..R60
+EXAMPLE_IDS = set(range(1, 47))                     # T01..T46
+
+
+def spec_text(path=None):
+    """The text of RULES.md, or a skip (never a pass) saying where it was looked for."""
+    path = RULES_MD if path is None else path
+    if not path.is_file():
+        pytest.skip(f"external spec not found ({path}): the check that RULES.md still has "
+                    "R1-R60 and T01-T46 is skipped; docs/rules.md is checked by "
+                    "tests/test_docs.py instead")
+    return path.read_text()
 
 
 def _test_files():
@@ -26,25 +40,44 @@ def cited(pattern):
 
 
 def test_every_rule_is_cited():
-    missing = sorted(set(range(1, 61)) - cited(r"\bR(\d{1,2})\b"))
+    missing = sorted(RULE_IDS - cited(r"\bR(\d{1,2})\b"))
     assert missing == [], f"rules not cited by any test: {['R%d' % r for r in missing]}"
 
 
 def test_every_worked_example_has_a_test():
-    missing = sorted(set(range(1, 47)) - cited(r"def test_T(\d\d)_"))
+    missing = sorted(EXAMPLE_IDS - cited(r"def test_T(\d\d)_"))
     assert missing == [], f"examples without a test: {['T%02d' % t for t in missing]}"
 
 
-def test_spec_still_has_60_rules_and_46_examples():
-    """If RULES.md grows, this test says which IDs the suite must start to cover."""
-    if not RULES_MD.exists():                       # the spec lives beside the repository
-        pytest.skip(f"external spec not found ({RULES_MD}): docs/rules.md is checked by "
-                    "tests/test_docs.py instead")
-    text = RULES_MD.read_text()
+def spec_ids(text):
+    """(rule IDs, worked-example IDs) defined in RULES.md text (``**R33 ...``, ``**T17**``)."""
     rules = {int(m) for m in re.findall(r"\*\*R(\d+)\b", text)}
     examples = {int(m) for m in re.findall(r"\*\*T(\d+)\b", text)}
-    assert rules == set(range(1, 61))
-    assert examples == set(range(1, 47))
+    return rules, examples
+
+
+def test_spec_still_has_60_rules_and_46_examples():
+    """If RULES.md grows, this test says which IDs the suite must start to cover (the two
+    tests above cover RULE_IDS and EXAMPLE_IDS).  Without RULES.md it is skipped."""
+    rules, examples = spec_ids(spec_text())
+    assert rules == RULE_IDS, f"RULES.md rules differ: {sorted(rules ^ RULE_IDS)}"
+    assert examples == EXAMPLE_IDS, f"RULES.md examples differ: {sorted(examples ^ EXAMPLE_IDS)}"
+
+
+def test_a_missing_spec_skips_and_a_changed_spec_fails(tmp_path):
+    """The spec check never passes silently: no RULES.md is a skip naming the path looked at;
+    a RULES.md with other IDs (or none at all) is a failure."""
+    missing = tmp_path / "shared" / "RULES.md"
+    with pytest.raises(pytest.skip.Exception, match="external spec not found") as skipped:
+        spec_text(missing)
+    assert str(missing) in str(skipped.value)
+    with pytest.raises(pytest.skip.Exception):
+        spec_text(tmp_path)                                         # a folder is not the spec
+    grown = tmp_path / "grown.md"
+    grown.write_text("".join(f"- **R{r} Rule.**\n" for r in range(1, 62))
+                     + "".join(f"- **T{t:02d}** example\n" for t in EXAMPLE_IDS))
+    assert spec_ids(spec_text(grown)) == (RULE_IDS | {61}, EXAMPLE_IDS)
+    assert spec_ids("") == (set(), set())
 
 
 def test_every_knob_is_switched_by_a_test():

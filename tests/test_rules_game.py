@@ -85,16 +85,22 @@ def _game_over(rules, totals):
 
 
 def test_T45_game_end():
-    """T45: the game ends after the deal in which a side reaches 5,000; the higher total wins,
-    even if the other side crossed; a tie at the top plays another deal by default (R59, R60)."""
+    """T45: the game ends after the deal in which a side reaches 5,000 (exactly 5,000 is
+    enough: ">= game_target"); the higher total wins, even if the other side crossed; a tie at
+    the top plays another deal by default (R59, R60)."""
     x, y = 4990 + 15, 4800 + 150
     assert (x, y) == (5005, 4950)
     for totals, expected in (([x, y], 0), ([5005, 5100], 1), ([5005, 5005], "tie"),
-                             ([4995, 4950], None)):
-        assert naive.game_result(totals) == expected
-        assert _game_over("classic", totals) == expected                 # R59, R60
+                             ([4995, 4950], None),
+                             ([5000, 4950], 0), ([4995, 5000], 1),        # R59: exactly 5,000
+                             ([5000, 5000], "tie"), ([4995, 4995], None)):
+        assert naive.game_result(totals) == expected, totals
+        assert _game_over("classic", totals) == expected, totals         # R59, R60
     assert naive.game_result([5005, 5005], tie_policy="draw") == "draw"
     assert _game_over("classic(tie_policy=draw)", [5005, 5005]) == "draw"   # R60
+    assert _game_over("classic(tie_policy=draw)", [5000, 5000]) == "draw"   # R60 at exactly 5,000
+    assert _game_over("classic(game_target=7500)", [7500, 7495]) == 0       # R59 for any target
+    assert _game_over("classic(game_target=7500)", [7495, 7000]) is None
     # both sides need 120 next deal if play went on
     assert state.initial_minimum_nb(CLASSIC, x) == state.initial_minimum_nb(CLASSIC, y) == 120
 

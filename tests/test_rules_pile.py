@@ -122,10 +122,19 @@ def test_R32_unmelded_access_forbidden_knob():
 # ---- T26-T27: one-card rule and a take that empties the hand -------------------------------------
 
 def test_T26_one_card_rule():
-    p = side0(**{"9": "9 9 9"}).hand(0, "9").pile("9")
+    """T26 with a canasta on the table: without one, R16 alone would already forbid the
+    take (it empties the hand), so R37 must be the only rule against it here."""
+    melds = {"9": "9 9 9", "K": "K K K K K K K"}
+    p = side0(**melds).hand(0, "9").pile("9")
     assert p.take_options(0) == []                                      # R37
+    for _, q in random_turns(lambda: side0(**melds).hand(0, "9").pile("9")):
+        assert stock_left(q) == 19 and pile_of(q)[:1] == ["9"]          # R37: every turn drew
+    p = side0("classic(one_card_pile_restriction=false)", **melds).hand(0, "9").pile("9")
+    assert p.take_options(0) != []                  # the same take is legal but for R37
+    p = side0(**melds).hand(0, "9").pile("5 9")
+    assert (0, 0, 0) in p.take_options(0)                               # two cards: allowed
     p = side0(**{"9": "9 9 9"}).hand(0, "9").pile("5 9")
-    assert p.take_options(0) == [(0, 0, 0)]                             # two cards: allowed
+    assert p.take_options(0) == [(0, 0, 0)]                             # also with no canasta
 
 
 def test_R37_knob_off():

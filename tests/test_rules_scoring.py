@@ -276,3 +276,25 @@ def test_T44_concealed_canasta_bonus_for_a_canasta_made_from_hand_in_one_turn():
     s = lay(Position("classic(concealed_canasta_bonus=100)").meld(0, "Q", "Q Q Q Q")
             .hand(0, "Q Q Q 9 8"), [("add", "Q", "Q")] * 3)
     assert s["canasta_bonus"] == 500                                     # not made in one turn
+
+
+def test_T44_concealed_canasta_bonus_is_exact_in_real_seed_b_deals():
+    """seed-b (concealed_canasta_bonus=100) in real deals: the trace replay counts each side's
+    concealed canastas from the events alone (RULES.md 2.11: made and completed in one turn from
+    the hand, or a take meld that is a canasta when the pile is taken) and the engine's canasta
+    bonus and total must equal 500/300 per canasta plus 100 per concealed one, exactly.
+    Concealed canastas are rare (a few deals in a thousand), so besides deals 0-119 the test
+    replays the candidates a fast scan of 4000 deals finds (rules_replay, 2.11)."""
+    from rules_replay import concealed_canasta_candidates, replayed_listed
+
+    deals = made = taken = 0
+    for policies in ("random", "greedy"):
+        for violations, facts in (
+                replayed("seed-b", policies, 7, 0, 120, None),
+                replayed_listed("seed-b", policies, 7,
+                                concealed_canasta_candidates("seed-b", policies, 7, 4000))):
+            assert by_rule(violations, "R51", "R56") == []               # R51 + 2.11, R56
+            deals += facts["deals_with_concealed_canastas"]
+            made += facts["concealed_canastas_hand"]
+            taken += facts["concealed_canastas_take"]
+    assert deals > 0 and made > 0 and taken > 0, (deals, made, taken)  # the bonus was checked
