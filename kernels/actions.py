@@ -50,7 +50,7 @@ from .state import (
 )
 from .trace_buf import ev_begin_nb, ev_push_nb
 
-MAX_OPTS = 256
+MAX_OPTS = 1280    # the most pile takes there can be: 13 x 13 x 7 (three packs, no wild limit)
 
 OPT_STOP = 0        # end the meld phase (or the take melds)
 OPT_NEW = 1         # a: rank, b: naturals, c: deuces, d: jokers of a new meld from the hand
