@@ -455,7 +455,8 @@ class _Ctx:
         self.minimum = pos.minimum
         self.took = pos.took
         self.start = frozenset(r for r in pos.start_ranks if r in NATURALS)
-        self.rest = Counter(c for c in pos.pile[:-1] if c != "3r") if pos.took else Counter()
+        # the cards that join the hand when the pile is taken (R36, R14): used only by takes
+        self.rest = Counter(c for c in tokens(pos.pile)[:-1] if c != "3r")
         self.memo = {}
 
     def meld_ok(self, n, w):
@@ -801,6 +802,8 @@ def _take_options(ctx, state):
     frozen = ctx.unmelded or any(c in freezers for c in pile)             # R32
     n0, d0, j0 = table[RI[top]]
     has_meld = n0 + d0 + j0 > 0
+    # the rest of the turn is a take turn
+    tctx = _Ctx(Position(**{**pos.__dict__, "took": True, "take_top": top, "asked": None}))
     for k in range(hand[KI[top]] + 1):
         for d in range(hand[KI["2"]] + 1):
             for j in range(hand[KI["JK"]] + 1):
@@ -826,7 +829,7 @@ def _take_options(ctx, state):
                     count = (VALUES[top] if pos.knob("top_card_counts_for_minimum") else 0) \
                         + k * VALUES[top] + 20 * d + 50 * j                 # R28, R35
                 after = (tuple(h), tuple(t), count, True, top in ctx.start)
-                if _viable_take(ctx, after):
+                if _viable_take(tctx, after):
                     out.append(("take", k, d, j))
     return out
 

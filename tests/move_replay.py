@@ -1,0 +1,333 @@
+"""Rebuild a :class:`naive.Position` at every decision of a traced deal and compare the
+engine's options with the brute-force enumerator of ``tests/naive.py`` (issue 11).
+
+The input is ``canasta_sim.trace.decision_trace``: the TRACE.md events of a deal and its
+decision log, one dict per decision with ``events_before`` (the events fully written before
+the decision), ``seat``, ``decision``, ``options`` (canonical tuples, docs/moves.md) and
+``chosen``.  The replay keeps its own hands, stock, pile and melds from the events only.  A
+take event is written after its take melds, so at a ``take_plan`` decision the take in
+progress is rebuilt from the draw decision's chosen ``("take", k, d, j)`` and the chosen
+``take_plan`` steps.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+import naive
+from naive import NATURALS, VALUES, Position
+
+
+class Mismatch(NamedTuple):
+    deal: int
+    index: int          # decision number in the deal
+    decision: str
+    seat: int
+    missing: tuple      # in naive, not offered by the engine
+    extra: tuple        # offered by the engine, not legal by naive
+    note: str
+    position: str       # Position.describe()
+    options: tuple      # the engine's options
+    rules: str
+
+    def text(self) -> str:
+        return (f"deal {self.deal} ({self.rules}) decision #{self.index} {self.decision} "
+                f"seat {self.seat}: {self.note}\n"
+                f"  missing (naive has, engine lacks): {list(self.missing)}\n"
+                f"  extra (engine has, naive rejects): {list(self.extra)}\n"
+                f"  engine options: {list(self.options)}\n"
+                + "\n".join("  " + line for line in self.position.splitlines()))
+
+
+def _tup(opt):
+    """A decision-log option as a hashable canonical tuple."""
+    if isinstance(opt, (list, tuple)):
+        return tuple(_tup(x) for x in opt)
+    return opt
+
+
+class DealState:
+    """Hands, stock, pile, melds of one deal, from its events."""
+
+    def __init__(self, events, knobs: dict):
+        start = events[0]
+        assert start["ev"] == "start", start
+        self.events = events
+        self.knobs = knobs
+        self.deal = start["deal"]
+        self.rules = start["rules"]
+        self.sides = start["sides"]
+        self.nsides = len(self.sides)
+        self.hands = [Counter(h) for h in start["hands"]]
+        self.stock = list(start["stock"])
+        self.pile: list = []
+        self.melds = [dict() for _ in range(self.nsides)]
+        table = knobs["initial_meld_table"]
+        self.minimum = [naive.initial_minimum(s, table) for s in start["scores_before"]]
+        self.seat_melded: set = set()
+        self.pos = 1                        # next event to apply
+        self.turn = None                    # the turn in progress (dict) or None
+
+    def side(self, seat):
+        return seat % self.nsides
+
+    def apply_to(self, n):
+        """Apply events up to (not including) event ``n``."""
+        while self.pos < n:
+            self.apply(self.events[self.pos])
+            self.pos += 1
+
+    def _new_turn(self, seat, took):
+        side = self.side(seat)
+        self.turn = {"seat": seat, "took": took, "top": None, "take_melds": {}, "placed": {},
+                     "count": 0, "asked": None, "last_red3": False,
+                     "start_ranks": frozenset(r for r, c in self.melds[side].items() if c),
+                     "melded_before": seat in self.seat_melded, "placed_any": False}
+
+    def apply(self, e):
+        kind = e["ev"]
+        if kind == "red3":
+            seat = e["seat"]
+            if e["from"] != "pile":
+                self.hands[seat]["3r"] -= 1
+                if self.stock:
+                    self.hands[seat][self.stock.pop(0)] += 1
+                elif self.turn is not None and self.turn["seat"] == seat:
+                    self.turn["last_red3"] = True                     # R47
+        elif kind == "upcard":
+            for c in e["cards"]:
+                assert self.stock[0] == c, (self.stock[:3], e)
+                self.pile.append(self.stock.pop(0))
+        elif kind == "draw":
+            seat = e["seat"]
+            self._new_turn(seat, False)
+            for c in e["cards"]:
+                assert self.stock[0] == c
+                self.hands[seat][self.stock.pop(0)] += 1
+        elif kind == "take":
+            seat = e["seat"]
+            self._new_turn(seat, True)
+            t = self.turn
+            side = self.side(seat)
+            assert e["pile"] == self.pile, (e["pile"], self.pile)
+            top = self.pile[-1]
+            t["top"] = top
+            t["count"] = VALUES[top] if self.knobs["top_card_counts_for_minimum"] else 0
+            for i, m in enumerate(e["melds"]):
+                cards = list(m["cards"])
+                from_hand = list(cards)
+                if i == 0:
+                    from_hand.remove(top)
+                self._place(seat, m["rank"], from_hand, take=True)
+                self.melds[side].setdefault(m["rank"], []).extend(
+                    [top] if i == 0 else [])
+            t["placed_any"] = True
+            for c in self.pile[:-1]:
+                if c != "3r":
+                    self.hands[seat][c] += 1                         # R36
+            self.pile = []
+        elif kind == "meld":
+            self._place(e["seat"], e["rank"], list(e["cards"]), take=False)
+        elif kind == "ask":
+            self.turn["asked"] = bool(e["answer"])
+        elif kind == "discard":
+            seat = e["seat"]
+            self.hands[seat][e["card"]] -= 1
+            self.pile.append(e["card"])
+            self._end_turn()
+        elif kind in ("out", "end", "score"):
+            self._end_turn()
+
+    def _place(self, seat, rank, cards, take):
+        t = self.turn
+        side = self.side(seat)
+        for c in cards:
+            self.hands[seat][c] -= 1
+            assert self.hands[seat][c] >= 0, (seat, c, cards)
+        self.melds[side].setdefault(rank, []).extend(cards)
+        t["placed"].setdefault(rank, Counter()).update(cards)
+        if take:
+            t["take_melds"].setdefault(rank, Counter()).update(cards)
+        unmelded = not any(r in NATURALS for r in t["start_ranks"])
+        if unmelded and (take or not t["took"]):
+            t["count"] += naive.cards_value(cards, self.knobs["black3_card_value"])  # R28
+        t["placed_any"] = True
+
+    def _end_turn(self):
+        t = self.turn
+        if t is not None and t["placed_any"]:
+            self.seat_melded.add(t["seat"])                           # R44 (i)
+        self.turn = None
+
+    def position(self, seat, pending_take=None, take_steps=()):
+        """The Position of ``seat`` now.  ``pending_take``: the chosen ("take", k, d, j) whose
+        event is not written yet, ``take_steps``: the chosen take_plan steps since."""
+        side = self.side(seat)
+        t = self.turn
+        if t is None or t["seat"] != seat:
+            # a draw decision: the turn has not begun
+            start = frozenset(r for r, c in self.melds[side].items() if c)
+            return Position(
+                hand=+Counter(self.hands[seat]), melds=[{r: list(c) for r, c in m.items()}
+                                                        for m in self.melds],
+                side=side, pile=list(self.pile), stock=len(self.stock), knobs=self.knobs,
+                minimum=self.minimum[side], start_ranks=start,
+                seat_melded_before=seat in self.seat_melded,
+                has_partner=len(self.sides[side]) > 1)
+        hand = +Counter(self.hands[seat])
+        melds = [{r: list(c) for r, c in m.items()} for m in self.melds]
+        pile = list(self.pile)
+        return Position(
+            hand=hand, melds=melds, side=side, pile=pile, stock=len(self.stock),
+            knobs=self.knobs, minimum=self.minimum[side], took=t["took"], take_top=t["top"],
+            take_melds={r: Counter(c) for r, c in t["take_melds"].items()},
+            placed={r: Counter(c) for r, c in t["placed"].items()}, count=t["count"],
+            asked=t["asked"], last_red3=t["last_red3"], seat_melded_before=t["melded_before"],
+            start_ranks=t["start_ranks"], has_partner=len(self.sides[side]) > 1)
+
+
+def take_in_progress(state: DealState, seat, take, steps) -> Position:
+    """The Position at a take_plan decision: the pile still on the table, the first take meld
+    ("take", k, d, j) and the chosen take_plan steps already placed from the hand."""
+    pos = state.position(seat)                     # as at the draw decision
+    ctx_side = pos.side
+    _, k, d, j = take
+    top = pos.pile[-1]
+    own = pos.melds[ctx_side]
+    unmelded = not any(r in NATURALS for r in pos.start_ranks)
+    count = VALUES[top] if state.knobs["top_card_counts_for_minimum"] else 0
+    placed: dict = {}
+
+    def put(rank, cards):
+        nonlocal count
+        for c in cards:
+            pos.hand[c] -= 1
+            assert pos.hand[c] >= 0, (rank, cards, pos.hand)
+        own.setdefault(rank, []).extend(cards)
+        placed.setdefault(rank, Counter()).update(cards)
+        count += naive.cards_value(cards)
+
+    own.setdefault(top, []).append(top)
+    put(top, [top] * k + ["2"] * d + ["JK"] * j)
+    for step in steps:
+        if step[0] == "new":
+            _, rank, n, dd, jj = step
+            put(rank, [rank] * n + ["2"] * dd + ["JK"] * jj)
+        elif step[0] == "add":
+            put(step[1], [step[2]])
+    pos.hand = +pos.hand
+    pos.took = True
+    pos.take_top = top
+    pos.placed = placed
+    pos.take_melds = {r: Counter(c) for r, c in placed.items()}
+    pos.count = count if unmelded else 0
+    return pos
+
+
+def deal_positions(events, decisions, knobs):
+    """Yield (index, decision dict, Position, context) for every decision of one deal;
+    context says whether an ask decision came earlier in the same turn."""
+    state = DealState(events, knobs)
+    pending = None
+    steps: list = []
+    asked_turn = None                  # (turn seat, events position) of the last ask decision
+    turn_key = None
+    for i, dec in enumerate(decisions):
+        state.apply_to(dec["events_before"])
+        seat = dec["seat"]
+        kind = dec["decision"]
+        options = [_tup(o) for o in dec["options"]]
+        chosen = options[dec["chosen"]] if options else None
+        if kind == "answer":
+            t = state.turn
+            asker = t["seat"] if t else seat
+            yield i, dec, state.position(asker), {"ask_seen": True}
+            continue
+        if kind == "draw":
+            pending, steps = None, []
+            pos = state.position(seat)
+            if chosen and chosen[0] == "take":
+                pending = chosen
+            turn_key = (seat, i)
+            yield i, dec, pos, {"ask_seen": False}
+            continue
+        if kind == "take_plan":
+            assert pending is not None, f"take_plan without a pending take (decision {i})"
+            pos = take_in_progress(state, seat, pending, steps)
+            if chosen and chosen[0] in ("new", "add"):
+                steps.append(chosen)
+            yield i, dec, pos, {"ask_seen": False}
+            continue
+        pending = None
+        pos = state.position(seat)
+        if kind == "ask":
+            asked_turn = turn_key
+        yield i, dec, pos, {"ask_seen": asked_turn == turn_key}
+
+
+def compare_decision(pos: Position, kind: str, options) -> tuple:
+    """(missing, extra, note) between the engine's ``options`` and naive at one decision."""
+    engine = [_tup(o) for o in options]
+    want = naive.legal_options(pos, kind)
+    notes = []
+    if kind == "meld":
+        eng = naive.option_classes(pos, engine)
+        outs = [o for o in engine if o[0] == "out"]
+        keys = [naive.plan_class(pos, o[2], o[1]) for o in outs]
+        legal_keys = [k for k in keys if k is not None]
+        if len(set(legal_keys)) != len(legal_keys):
+            dup = [k for k in set(legal_keys) if legal_keys.count(k) > 1]
+            notes.append(f"engine lists a plan class twice: {dup}")
+        want = naive.option_classes(pos, want)
+    else:
+        eng = set(engine)
+    if len(set(engine)) != len(engine):
+        notes.append("engine lists an option twice")
+    missing = tuple(sorted(want - eng, key=repr))
+    extra = tuple(sorted(eng - want, key=repr))
+    return missing, extra, "; ".join(notes)
+
+
+def check_deal(events, decisions, knobs) -> list:
+    """Every Mismatch between the engine's options and naive in one deal."""
+    out = []
+    deal, rules = events[0]["deal"], events[0]["rules"]
+    for i, dec, pos, ctx in deal_positions(events, decisions, knobs):
+        kind = dec["decision"]
+        missing, extra, note = compare_decision(pos, kind, dec["options"])
+        if missing or extra or note:
+            out.append(Mismatch(deal, i, kind, dec["seat"], missing, extra, note or "options differ",
+                                pos.describe(), tuple(_tup(o) for o in dec["options"]), rules))
+        if kind == "meld" and not ctx["ask_seen"] and not pos.took and pos.asked is None \
+                and not any(sum(c.values()) for c in pos.placed.values()):
+            ask = naive.legal_options(pos, "ask")
+            if ask:
+                out.append(Mismatch(deal, i, "ask", dec["seat"], tuple(sorted(ask)), (),
+                                    "no ask decision before this meld phase, but asking is "
+                                    "legal (R42, 2.11)", pos.describe(), (), rules))
+    return out
+
+
+def rules_knobs(rules: str) -> dict:
+    """The knob dict of a rule-set string (canasta_sim.rules), as naive.Position takes it."""
+    from canasta_sim.rules import parse_rules
+
+    return parse_rules(rules).knobs()
+
+
+def check_deals(rules="classic", seed=0, deals=range(10), policies="random", scores=None):
+    """(mismatches, counts) over several deals of ``decision_trace``."""
+    from canasta_sim.trace import decision_trace
+
+    knobs = rules_knobs(rules)
+    mismatches = []
+    counts = Counter()
+    for deal in deals:
+        events, decisions = decision_trace(rules=rules, seed=seed, deal=deal, policies=policies,
+                                           scores=scores)
+        counts["deals"] += 1
+        counts["decisions"] += len(decisions)
+        for dec in decisions:
+            counts[dec["decision"]] += 1
+        mismatches.extend(check_deal(events, decisions, knobs))
+    return mismatches, counts
