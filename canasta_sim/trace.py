@@ -13,8 +13,8 @@ from typing import Iterator
 
 import numpy as np
 
-from canasta_sim.kernels import layout
-from canasta_sim.kernels.cards import TOKENS
+from canasta_sim.kernels import actions, layout
+from canasta_sim.kernels.cards import MELD_KINDS, TOKENS
 from canasta_sim.runner import Plan, prepare
 
 BUFFER_INTS = 1 << 16
@@ -24,11 +24,12 @@ def _tokens(values) -> list:
     return [TOKENS[int(v)] for v in values]
 
 
-def run_traced(plan: Plan, deal: int, dealer: int = -1):
+def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False):
     """Play one deal with tracing on; returns (event int buffer, result row).
 
     ``deal`` is the deal number of the random streams; ``dealer`` -1 draws the dealer
     at random as ``simulate`` does, a seat number sets it (a deal of a game).
+    ``decisions`` also logs every listed decision (see :func:`decision_trace`).
     """
     from canasta_sim.kernels.engine import trace_deal_nb
     from canasta_sim.kernels.games import trace_game_deal_nb
@@ -39,7 +40,7 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1):
         row = np.zeros(layout.NCOLS, np.int64)
         if dealer < 0:
             used = trace_deal_nb(plan.rules_nb, plan.seed, deal, plan.policy_ids, plan.params,
-                                 plan.scores_before, row, buf)
+                                 plan.scores_before, row, buf, int(decisions))
         else:
             used = trace_game_deal_nb(plan.rules_nb, plan.seed, deal, dealer, plan.policy_ids,
                                       plan.params, plan.scores_before, row, buf)
@@ -57,9 +58,90 @@ def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
         code, seat, a, b, n = (int(x) for x in buf[pos:pos + layout.EV_HEADER])
         cards = buf[pos + layout.EV_HEADER:pos + layout.EV_HEADER + n]
         pos += layout.EV_HEADER + n
-        events.append(_event(code, seat, a, b, cards, plan, deal, game))
+        if code != layout.EV_DECISION:
+            events.append(_event(code, seat, a, b, cards, plan, deal, game))
     events.append(score_event(row, rules.num_sides))
     return events
+
+
+DECISIONS = ("draw", "meld", "discard", "ask", "answer", "take_plan")   # actions.DEC_* order
+_PLAN_INTS = 3 * MELD_KINDS
+
+
+def decode_decisions(buf) -> list:
+    """The decision log of a deal traced with ``decisions``: one dict per listed decision,
+    ``{"events_before", "seat", "decision", "options", "chosen"}`` (see decision_trace)."""
+    out = []
+    pos = 0
+    events = 0
+    while pos < len(buf):
+        code, seat, a, b, n = (int(x) for x in buf[pos:pos + layout.EV_HEADER])
+        cards = [int(x) for x in buf[pos + layout.EV_HEADER:pos + layout.EV_HEADER + n]]
+        pos += layout.EV_HEADER + n
+        if code != layout.EV_DECISION:
+            events += 1
+            continue
+        options = []
+        i = 0
+        while i < len(cards):
+            row = cards[i:i + 5]
+            i += 5
+            plan = None
+            if row[0] == actions.OPT_GO_OUT:
+                plan = cards[i:i + _PLAN_INTS]
+                i += _PLAN_INTS
+            options.append(option_tuple(row, plan))
+        out.append({"events_before": events, "seat": seat, "decision": DECISIONS[a],
+                    "options": options, "chosen": b})
+    return out
+
+
+def option_tuple(row, plan=None) -> tuple:
+    """One option of the engine's list (``actions.OPT_*`` row) in the canonical form of
+    docs/moves.md: ("take", k, d, j), ("new", rank, n, d, j), ("out", discard, placements)..."""
+    kind, a, b, c, _ = (int(x) for x in row)
+    if kind == actions.OPT_DRAW:
+        return ("draw",)
+    if kind == actions.OPT_DECLINE:
+        return ("decline",)
+    if kind == actions.OPT_TAKE:
+        return ("take", a, b, c)
+    if kind == actions.OPT_STOP:
+        return ("stop",)
+    if kind == actions.OPT_NEW:
+        n, d, j = _NEW_CARDS[b]
+        return ("new", TOKENS[a], n, d, j)
+    if kind == actions.OPT_ADD:
+        return ("add", TOKENS[a], TOKENS[b])
+    if kind == actions.OPT_GO_OUT:
+        placements = []
+        for r in _PLACEMENT_ORDER:
+            n, d, j = plan[3 * r:3 * r + 3]
+            if n + d + j:
+                placements.append((TOKENS[r], n, d, j))
+        return ("out", TOKENS[b] if b >= 0 else None, tuple(placements))
+    if kind == actions.OPT_DISCARD:
+        return ("discard", TOKENS[a])
+    names = {actions.OPT_ASK: "ask", actions.OPT_NO_ASK: "no_ask", actions.OPT_YES: "yes",
+             actions.OPT_NO: "no"}
+    return (names[kind],)
+
+
+_PLACEMENT_ORDER = tuple(range(3, len(TOKENS)))
+_NEW_CARDS = {actions.NEW_3N: (3, 0, 0), actions.NEW_2N_DEUCE: (2, 1, 0),
+              actions.NEW_2N_JOKER: (2, 0, 1)}         # "3b", "4" .. "A"
+
+
+def decision_trace(rules="classic", seed=0, deal=0, policies="random", scores=None):
+    """Play one deal with every listed decision logged: returns ``(events, decisions)``,
+    the docs/trace.md events of the deal and one dict per decision the engine listed
+    options for: ``events_before`` (events written before it), ``seat``, ``decision``
+    (draw, take_plan, meld, discard, ask, answer), ``options`` (docs/moves.md tuples) and
+    ``chosen`` (the index the seat's policy picked).  Decisions that ``greedy`` and the
+    club players make without a list (their meld steps and takes) are not logged."""
+    plan = prepare(1, seed, rules, policies, scores, deal)
+    buf, row = run_traced(plan, deal, decisions=True)
+    return decode_events(buf, plan, deal, row), decode_decisions(buf)
 
 
 def _event(code, seat, a, b, cards, plan, deal, game) -> dict:

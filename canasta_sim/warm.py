@@ -50,7 +50,7 @@ def warm_trace_deal() -> float:
     plan = prepare(1)
     start = time.perf_counter()
     trace_deal_nb(plan.rules_nb, 0, 0, plan.policy_ids, plan.params, plan.scores_before,
-                  np.zeros(layout.NCOLS, np.int64), np.zeros(1 << 12, np.int32))
+                  np.zeros(layout.NCOLS, np.int64), np.zeros(1 << 12, np.int32), 0)
     return time.perf_counter() - start
 
 

@@ -56,6 +56,7 @@ from .layout import (
     END_STOCK,
     EV_ASK,
     EV_DISCARD,
+    EV_DECISION,
     EV_DRAW,
     EV_END,
     EV_OUT,
@@ -278,7 +279,7 @@ def forced_take_due_nb(rules, S, seat):
 
 
 @turn_step
-def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
+def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
     """The seat's policy decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
@@ -296,7 +297,7 @@ def choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone):
                         ws)
     if n == 0:
         return -1, 0, 0
-    i = policy_decides_nb(rules, S, seat, pol, params, DEC_DRAW, opts, n)
+    i = policy_decides_nb(rules, S, buf, seat, pol, params, DEC_DRAW, opts, n, plan)
     if opts[i, 0] != OPT_TAKE:
         return -1, 0, 0
     return opts[i, 1], opts[i, 2], opts[i, 3]
@@ -310,7 +311,7 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
     begin_turn_nb(st, sidev, melds, seat, 1)
-    k, d, j = choose_take_nb(rules, S, seat, pol, params, opts, plan, stock_gone)
+    k, d, j = choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone)
     if k >= 0:
         st[ST_TURNS] += 1
         if take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
@@ -425,7 +426,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, rest, top, 
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n_order = 1
     while st[ST_TURN_COUNT] < st[ST_TURN_MIN]:
-        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, seat, pol, params, opts, plan,
+        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
                                                    rest, True)
         if kind < 0 or kind == OPT_STOP:
             break
@@ -509,26 +510,46 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         return
     n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
-    if opts[policy_decides_nb(rules, S, seat, pol, params, DEC_ASK, opts, n), 0] != OPT_ASK:
+    if opts[policy_decides_nb(rules, S, buf, seat, pol, params, DEC_ASK, opts, n, plan),
+            0] != OPT_ASK:
         return
     partner = partner_of_nb(st, seat)
     n = add_opt_nb(opts, 0, OPT_YES, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO, 0, 0, 0, 0)
-    yes = opts[policy_decides_nb(rules, S, partner, pol, params, DEC_ANSWER, opts, n),
+    yes = opts[policy_decides_nb(rules, S, buf, partner, pol, params, DEC_ANSWER, opts, n, plan),
                0] == OPT_YES
     st[ST_TURN_ASK] = 1 if yes else 0
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
 
 
 @kernel
-def policy_decides_nb(rules, S, seat, pol, params, decision, opts, n):
+def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan):
     """Index of the option ``seat``'s policy picks among ``opts[:n]``: the club players of
-    kernels/club.py, or random and greedy (kernels/policies.py)."""
+    kernels/club.py, or random and greedy (kernels/policies.py).  With decision logging on
+    (``ST_TRACE_ON`` = 2) the list and the answer go into the trace buffer."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if is_club_nb(pol[seat]):
-        return club_decide_nb(rules, S, seat, pol[seat], params[seat], decision, opts, n)
-    return decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
-                     side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
+        i = club_decide_nb(rules, S, seat, pol[seat], params[seat], decision, opts, n)
+    else:
+        i = decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
+                      side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
+    if st[ST_TRACE_ON] == 2:
+        log_decision_nb(st, buf, seat, decision, i, opts, n, plan)
+    return i
+
+
+@kernel
+def log_decision_nb(st, buf, seat, decision, chosen, opts, n, plan):
+    """A decision event (never written to TRACE.md lines): the options, each as its five
+    ints, a going-out option followed by its plan (naturals, deuces, jokers per meld kind)."""
+    pos = ev_begin_nb(st, buf, EV_DECISION, seat, decision, chosen)
+    for i in range(n):
+        for c in range(5):
+            ev_push_nb(st, buf, pos, opts[i, c])
+        if opts[i, 0] == OPT_GO_OUT:
+            for r in range(MELD_KINDS):
+                for c in range(3):
+                    ev_push_nb(st, buf, pos, plan[r, c])
 
 
 @kernel
@@ -581,7 +602,7 @@ def discard_card_nb(rules, S, buf, seat, card):
 
 
 @turn_step
-def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning):
+def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, extra, planning):
     """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
     kind -1 when no step is legal.  ``greedy`` and the club players walk the legal steps in
     their order of preference; ``random`` picks from the full list of
@@ -597,7 +618,7 @@ def choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, extra, planning
     if n == 0:
         return -1, 0, 0, 0, 0
     decision = DEC_TAKE_PLAN if planning else DEC_MELD
-    i = policy_decides_nb(rules, S, seat, pol, params, decision, opts, n)
+    i = policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan)
     kind = opts[i, 0]
     if kind == OPT_GO_OUT or kind == OPT_STOP:
         return kind, opts[i, 2], 0, 0, 0
@@ -615,7 +636,7 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     if st[ST_TURN_ASK] == 1:
         return execute_go_out_nb(rules, S, buf, seat, plan)            # R42: yes binds
     while True:
-        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, seat, pol, params, opts, plan, 0,
+        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, 0,
                                                    False)
         if kind < 0:                # a safety net: exact reachability rules dead ends out,
             st[ST_CHECK_FAILS] += 1   # and the soak tests count this flag
@@ -632,14 +653,15 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 
 
 @turn_step
-def discard_phase_nb(rules, S, buf, seat, pol, params, opts):
+def discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R17: discard one card; an emptied hand is going out (R39)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if pol[seat] == POLICY_GREEDY:
         card = greedy_discard_nb(rules, hands[seat], melds, side_of_nb(st, seat))
     else:
         n = discard_options_nb(hands[seat], opts)
-        card = opts[policy_decides_nb(rules, S, seat, pol, params, DEC_DISCARD, opts, n), 1]
+        card = opts[policy_decides_nb(rules, S, buf, seat, pol, params, DEC_DISCARD, opts, n,
+                                      plan), 1]
     discard_card_nb(rules, S, buf, seat, card)
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)
@@ -665,7 +687,7 @@ def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     if st[ST_TURN_LAST_RED3] == 1:
         end_turn_nb(rules, st, seatv, sidev, melds, seat)
         return stock_ends_deal_nb(rules, S, seat)                      # R47 (BRIT reading)
-    return discard_phase_nb(rules, S, buf, seat, pol, params, opts)
+    return discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
 
 
 # ---- scoring (R51-R57) ----------------------------------------------------------------------
@@ -807,11 +829,12 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
 
 
 @entry
-def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf):
+def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf, decisions):
     """Play one deal with the trace on; returns the number of ints written to ``buf``
-    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small)."""
+    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``decisions`` = 1 also logs
+    every listed decision (``log_decision_nb``), for the move-generation tests."""
     S = new_state_nb()
-    S[4][ST_TRACE_ON] = 1
+    S[4][ST_TRACE_ON] = 1 + decisions
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MELD_KINDS, 3), np.int64)
     record = rules_record_nb(rules)

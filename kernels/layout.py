@@ -55,6 +55,7 @@ EV_ASK = 7          # a = answer (0/1)
 EV_DISCARD = 8      # a = card
 EV_OUT = 9          # a = concealed (0/1)
 EV_END = 10         # a = END_OUT / END_STOCK
+EV_DECISION = 11    # a = decision kind, b = option chosen; cards = the options (decision log)
 EV_HEADER = 5       # ints before the card list
 RED3_FROM_DEAL = 0
 RED3_FROM_STOCK = 1
