@@ -614,25 +614,19 @@ def _count_search_1(ctx, state, i, accept, tag):
     return _count_search(ctx, state, i + 1, accept, tag)
 
 
-def _plans(ctx, state):
-    """Every legal going-out plan from ``state`` (meld phase), as (discard, placements, key).
-
-    Raw plans: every discard (or none), every distribution of the wild cards over the melds the
-    side has at the end; all naturals go to their ranks; black threes form the R25 meld.  Kept
-    when legal (R18/R19, R25/D10, R39-R42, R27-R30/R35, R44, R47)."""
-    key = ("plans", state)
-    if key in ctx.memo:
-        return ctx.memo[key]
+def _plan_frames(ctx, state):
+    """For every discard (or none) that leaves a hand a plan could meld: (discard, black
+    threes to meld, targets, deuces, jokers).  All naturals go to their ranks; ``targets`` are
+    the melds the side has at the end as (rank, naturals at the end, wild cards already there,
+    naturals added); the wild cards are still to be distributed over them.  Nothing at all if
+    the partner said "no" (R42) or with ask_permission=required before a "yes"."""
     pos = ctx.pos
     hand, table = state[0], state[1]
-    found = []
     if pos.asked is False:
-        ctx.memo[key] = found
-        return found                                                      # R42 "no"
+        return                                                            # R42 "no"
     if (pos.knob("ask_permission") == "required" and not ctx.took and pos.has_partner
             and pos.asked is not True):
-        ctx.memo[key] = found
-        return found                                                      # R42 required
+        return                                                            # R42 required
     discards = [None]
     if not pos.last_red3:                                                 # R47 / 2.11
         discards += [k for k in KINDS if hand[KI[k]]]
@@ -659,7 +653,22 @@ def _plans(ctx, state):
         dtot, jtot = h[KI["2"]], h[KI["JK"]]
         if dtot + jtot and not targets:
             continue
+        yield disc, b, targets, dtot, jtot
 
+
+def _as_placements(placed, b):
+    return tuple(sorted([(r, a, d, j) for r, a, d, j in placed if a + d + j]
+                        + ([("3b", b, 0, 0)] if b else []),
+                        key=lambda p: RANK_ORDER.index(p[0])))
+
+
+def raw_plans(ctx, state):
+    """Every legal going-out plan from ``state`` (meld phase), one per raw plan, as
+    (discard, placements, key): every discard (or none), every distribution of the wild cards
+    over the melds the side has at the end, kept when :func:`_plan_key_if_legal` accepts it
+    (R18/R19, R25/D10, R39-R42, R27-R30/R35, R44, R47).  Slow with many wild cards: the
+    search uses :func:`_plans`, which a test checks against this."""
+    for disc, b, targets, dtot, jtot in _plan_frames(ctx, state):
         def dist(t, dleft, jleft, acc):
             if t == len(targets):
                 if dleft == 0 and jleft == 0:
@@ -674,14 +683,108 @@ def _plans(ctx, state):
                         acc.pop()
 
         for placed in dist(0, dtot, jtot, []):
-            placements = tuple(sorted(
-                [(r, a, d, j) for r, a, d, j in placed if a + d + j]
-                + ([("3b", b, 0, 0)] if b else []), key=lambda p: RANK_ORDER.index(p[0])))
+            placements = _as_placements(placed, b)
             k = _plan_key_if_legal(ctx, state, placements, disc)
             if k is not None:
-                found.append((disc, placements, k))
-    ctx.memo[key] = found
-    return found
+                yield disc, placements, k
+
+
+def _plans(ctx, state):
+    """One legal going-out plan per class from ``state``, as (discard, placements, key): the
+    same classes as :func:`raw_plans`, found by distributing the wild cards meld by meld and
+    keeping, for each partial distribution, only what legality and the class depend on (the
+    canastas so far, whether a start meld was touched, the R28 count up to what is missing)."""
+    key = ("plans", state)
+    if key in ctx.memo:
+        return ctx.memo[key]
+    hand, table, count, _, _ = state
+    cap = max(ctx.minimum - count, 0) if ctx.unmelded and not ctx.took else 0
+    found = {}
+    for disc, b, targets, dtot, jtot in _plan_frames(ctx, state):
+        memo = {}
+        if cap == 0:
+            # the count cannot matter: only the number of wild cards on each meld does
+            for placed in _dp_wilds(ctx, targets, dtot + jtot).values():
+                placed = _split_wilds(placed, dtot, jtot)
+                placements = _as_placements(placed, b)
+                k = _plan_key_if_legal(ctx, state, placements, disc)
+                if k is not None and k not in found:
+                    found[k] = (disc, placements, k)
+            continue
+
+        def dp(t, dl, jl):
+            """outcome (canastas, touched a start meld, count capped) -> placements."""
+            if t == len(targets):
+                return {(frozenset(), False, 0): ()} if dl == jl == 0 else {}
+            k = (t, dl, jl)
+            if k in memo:
+                return memo[k]
+            r, nat, wild, add = targets[t]
+            res = {}
+            for d in range(dl + 1):
+                for j in range(jl + 1):
+                    size = nat + wild + d + j
+                    if size < 3 or not ctx.meld_ok(nat, wild + d + j):
+                        continue
+                    sub = dp(t + 1, dl - d, jl - j)
+                    can = (r, "natural" if wild + d + j == 0 else "mixed") if size >= 7 else None
+                    touched = r in ctx.start and add + d + j > 0
+                    cnt = add * VALUES[r] + 20 * d + 50 * j
+                    for (cs, ts, c), pl in sub.items():
+                        o = (cs | {can} if can else cs, ts or touched, min(c + cnt, cap))
+                        if o not in res:
+                            res[o] = ((r, add, d, j),) + pl
+            memo[k] = res
+            return res
+
+        for placed in dp(0, dtot, jtot).values():
+            placements = _as_placements(placed, b)
+            k = _plan_key_if_legal(ctx, state, placements, disc)
+            if k is not None and k not in found:
+                found[k] = (disc, placements, k)
+    result = list(found.values())
+    ctx.memo[key] = result
+    return result
+
+
+def _dp_wilds(ctx, targets, wilds):
+    """outcome (canastas, touched a start meld) -> [(rank, naturals added, wild cards)] over
+    every distribution of ``wilds`` wild cards on ``targets`` leaving every meld legal."""
+    memo = {}
+
+    def dp(t, wl):
+        if t == len(targets):
+            return {(frozenset(), False): ()} if wl == 0 else {}
+        if (t, wl) in memo:
+            return memo[t, wl]
+        r, nat, wild, add = targets[t]
+        res = {}
+        for w in range(wl + 1):
+            size = nat + wild + w
+            if size < 3 or not ctx.meld_ok(nat, wild + w):
+                continue
+            can = (r, "natural" if wild + w == 0 else "mixed") if size >= 7 else None
+            touched = r in ctx.start and add + w > 0
+            for (cs, ts), pl in dp(t + 1, wl - w).items():
+                o = (cs | {can} if can else cs, ts or touched)
+                if o not in res:
+                    res[o] = ((r, add, w),) + pl
+        memo[t, wl] = res
+        return res
+
+    return dp(0, wilds)
+
+
+def _split_wilds(placed, deuces, jokers):
+    """(rank, naturals, wild cards) -> (rank, naturals, deuces, jokers), jokers first."""
+    out = []
+    for r, a, w in placed:
+        j = min(w, jokers)
+        jokers -= j
+        out.append((r, a, w - j, j))
+        deuces -= w - j
+    assert deuces == 0 and jokers == 0
+    return out
 
 
 def _plan_key_if_legal(ctx, state, placements, disc):
@@ -842,8 +945,8 @@ def _take_steps_listed(ctx, state):
 
 def legal_options(pos: Position, decision: str) -> set:
     """The options the engine must offer at ``decision`` in ``pos`` (docs/moves.md), as a set
-    of canonical tuples; going-out plans as ("out", discard, placements) with one raw plan per
-    legal plan (compare classes with :func:`plan_class`)."""
+    of canonical tuples; going-out plans as ("out", discard, placements), one legal plan per
+    class (compare classes with :func:`plan_class` / :func:`option_classes`)."""
     if decision not in DECISIONS:
         raise ValueError(decision)
     ctx = _Ctx(pos)
@@ -918,3 +1021,11 @@ def option_classes(pos: Position, options) -> set:
         else:
             out.add(tuple(opt))
     return out
+
+
+def raw_plan_classes(pos: Position) -> set:
+    """The class keys of every raw plan of a meld decision (slow; checks :func:`_plans`)."""
+    ctx = _Ctx(pos)
+    if pos.last_red3 and not pos.knob("last_card_red3_may_meld"):
+        return set()
+    return {k for _, _, k in raw_plans(ctx, _state_of(pos, ctx))}

@@ -290,3 +290,31 @@ def test_engine_options_equal_naive_sweep(rules, scores):
     deals = SLOW_DEALS or 200
     mismatches, counts = _run(rules, scores, range(1000, 1000 + deals), seed=7)
     assert not mismatches, _report(mismatches)
+
+
+def test_plan_classes_equal_raw_plans_on_random_positions():
+    """naive's class search (_plans) gives exactly the classes of every raw plan."""
+    import random
+
+    rng = random.Random(5)
+    deck = [k for k in naive.KINDS for _ in range(4)]
+    checked = 0
+    for trial in range(600):
+        hand = Counter(rng.sample(deck, rng.randint(1, 10)))
+        own = {}
+        for r in rng.sample(naive.NATURALS, rng.randint(0, 3)):
+            n = rng.randint(2, 7)
+            own[r] = [r] * n + ["2"] * rng.randint(0, 1)
+        knobs = {"min_naturals_per_meld": rng.choice((1, 2, 2, 3)),
+                 "wild_ratio_rule": rng.choice(("none", "le", "half")),
+                 "max_wilds_per_meld": rng.choice((None, 3, 1)),
+                 "canastas_to_go_out": rng.choice((1, 1, 2))}
+        start = frozenset(own) if rng.random() < 0.8 else frozenset()
+        p = Position(hand=hand, melds=[own, {}], knobs=knobs, start_ranks=start,
+                     minimum=rng.choice((15, 50, 90)), asked=rng.choice((None, True)),
+                     took=rng.random() < 0.2, count=rng.choice((0, 50)))
+        want = naive.raw_plan_classes(p)
+        got = {o[1] for o in option_classes(p, legal_options(p, "meld")) if o[0] == "out"}
+        assert got == want, (p.describe(), got ^ want)
+        checked += bool(want)
+    assert checked > 20, checked
