@@ -224,15 +224,50 @@ def take_in_progress(state: DealState, seat, take, steps) -> Position:
     return pos
 
 
+def _take_event_cards(take, steps, top):
+    """{rank: Counter of cards} a take event must show for the chosen take and steps."""
+    _, k, d, j = take
+    want = {top: Counter([top] * (1 + k) + ["2"] * d + ["JK"] * j)}
+    for step in steps:
+        if step[0] == "new":
+            _, rank, n, dd, jj = step
+            want.setdefault(rank, Counter()).update([rank] * n + ["2"] * dd + ["JK"] * jj)
+        else:
+            want.setdefault(step[1], Counter()).update([step[2]])
+    return want
+
+
+class ReplayError(AssertionError):
+    """The events do not fit the decision log (a replay or a log bug, not an option bug)."""
+
+
 def deal_positions(events, decisions, knobs):
     """Yield (index, decision dict, Position, context) for every decision of one deal;
-    context says whether an ask decision came earlier in the same turn."""
+    context: ``ask_seen`` (an ask decision came earlier in the same turn), ``next`` (the next
+    decision's kind), and for a draw decision that takes, ``after_take`` (the Position just
+    after the first take meld).  At the end, yields (None, None, Position, context) for the
+    seat whose turn would come after a deal ended by the stock (R49), with ``stock_end``."""
     state = DealState(events, knobs)
     pending = None
     steps: list = []
     asked_turn = None                  # (turn seat, events position) of the last ask decision
     turn_key = None
     for i, dec in enumerate(decisions):
+        if pending is not None and dec["decision"] != "take_plan":
+            # the take event is among the events before this decision: check it
+            take_at = [n for n in range(state.pos, dec["events_before"])
+                       if events[n]["ev"] == "take"]
+            if not take_at:
+                raise ReplayError(f"deal {state.deal}: no take event after {pending}")
+            e = events[take_at[0]]
+            got = {}
+            for m in e["melds"]:
+                got.setdefault(m["rank"], Counter()).update(m["cards"])
+            want = _take_event_cards(pending, steps, e["pile"][-1])
+            if got != want:
+                raise ReplayError(f"deal {state.deal}: take event {e['melds']} does not fit "
+                                  f"{pending} + {steps}")
+            pending, steps = None, []
         state.apply_to(dec["events_before"])
         seat = dec["seat"]
         kind = dec["decision"]
@@ -243,13 +278,16 @@ def deal_positions(events, decisions, knobs):
             asker = t["seat"] if t else seat
             yield i, dec, state.position(asker), {"ask_seen": True}
             continue
+        nxt = decisions[i + 1]["decision"] if i + 1 < len(decisions) else None
         if kind == "draw":
             pending, steps = None, []
             pos = state.position(seat)
+            ctx = {"ask_seen": False, "next": nxt}
             if chosen and chosen[0] == "take":
                 pending = chosen
+                ctx["after_take"] = take_in_progress(state, seat, pending, [])
             turn_key = (seat, i)
-            yield i, dec, pos, {"ask_seen": False}
+            yield i, dec, pos, ctx
             continue
         if kind == "take_plan":
             assert pending is not None, f"take_plan without a pending take (decision {i})"
@@ -258,11 +296,23 @@ def deal_positions(events, decisions, knobs):
                 steps.append(chosen)
             yield i, dec, pos, {"ask_seen": False}
             continue
-        pending = None
         pos = state.position(seat)
         if kind == "ask":
             asked_turn = turn_key
-        yield i, dec, pos, {"ask_seen": asked_turn == turn_key}
+        yield i, dec, pos, {"ask_seen": asked_turn == turn_key, "next": nxt}
+    state.apply_to(len(events))
+    end = [e for e in events if e["ev"] == "end"]
+    if end and end[0]["reason"] == "stock":
+        last_turn = [e for e in events if e["ev"] in ("draw", "take")]
+        red3_end = state.stock == [] and any(
+            e["ev"] == "red3" and e["from"] == "stock" and e["replacement"] is None
+            for e in events[events.index(last_turn[-1]):]) if last_turn else False
+        if not red3_end and last_turn:
+            nseats = len(events[0]["hands"])
+            seat = (last_turn[-1]["seat"] + 1) % nseats
+            last = decisions[-1] if decisions else None
+            if not (last and last["decision"] == "draw" and last["seat"] == seat):
+                yield None, None, state.position(seat), {"stock_end": True, "seat": seat}
 
 
 def compare_decision(pos: Position, kind: str, options) -> tuple:
@@ -288,16 +338,36 @@ def compare_decision(pos: Position, kind: str, options) -> tuple:
     return missing, extra, "; ".join(notes)
 
 
-def check_deal(events, decisions, knobs) -> list:
-    """Every Mismatch between the engine's options and naive in one deal."""
+def check_deal(events, decisions, knobs, facts=None) -> list:
+    """Every Mismatch between the engine's options and naive in one deal; ``facts`` (a
+    Counter) counts the situations seen, to show what the comparison covered."""
     out = []
     deal, rules = events[0]["deal"], events[0]["rules"]
+    facts = Counter() if facts is None else facts
     for i, dec, pos, ctx in deal_positions(events, decisions, knobs):
+        if dec is not None:
+            _count_facts(facts, pos, dec)
+        if dec is None:
+            # R49: the deal ended by the stock without a draw decision for this seat
+            opts = naive.legal_options(pos, "draw") - {("decline",)}
+            if opts:
+                out.append(Mismatch(deal, -1, "draw", ctx["seat"], tuple(sorted(opts)), (),
+                                    "the deal ended by the stock (R49) but this seat could "
+                                    "take the pile", pos.describe(), (), rules))
+            continue
         kind = dec["decision"]
         missing, extra, note = compare_decision(pos, kind, dec["options"])
         if missing or extra or note:
             out.append(Mismatch(deal, i, kind, dec["seat"], missing, extra, note or "options differ",
                                 pos.describe(), tuple(_tup(o) for o in dec["options"]), rules))
+        if "after_take" in ctx and ctx["next"] != "take_plan":
+            plan = naive.legal_options(ctx["after_take"], "take_plan")
+            if plan != {("stop",)}:
+                out.append(Mismatch(deal, i, "take_plan", dec["seat"],
+                                    tuple(sorted(plan - {("stop",)}, key=repr)), (),
+                                    "no take_plan decision after this take, but naive lists "
+                                    + ("these take melds" if plan else "no stop (take illegal)"),
+                                    ctx["after_take"].describe(), (), rules))
         if kind == "meld" and not ctx["ask_seen"] and not pos.took and pos.asked is None \
                 and not any(sum(c.values()) for c in pos.placed.values()):
             ask = naive.legal_options(pos, "ask")
@@ -306,6 +376,37 @@ def check_deal(events, decisions, knobs) -> list:
                                     "no ask decision before this meld phase, but asking is "
                                     "legal (R42, 2.11)", pos.describe(), (), rules))
     return out
+
+
+def _count_facts(facts, pos, dec):
+    kind = dec["decision"]
+    opts = [_tup(o) for o in dec["options"]]
+    unmelded = not any(r in NATURALS for r in pos.start_ranks)
+    if pos.last_red3:
+        facts["last_red3_" + kind] += 1
+    if kind == "draw":
+        facts["draw_takes_offered"] += any(o[0] == "take" for o in opts)
+        if pos.stock == 0:
+            facts["draw_stock_empty"] += 1
+            facts["draw_forced"] += ("decline",) not in opts
+    if kind == "meld":
+        plans = [o for o in opts if o[0] == "out"]
+        facts["meld_with_plans"] += bool(plans)
+        facts["plans_offered"] += len(plans)
+        facts["plans_black3"] += sum(1 for o in plans if any(p[0] == "3b" for p in o[2]))
+        facts["plans_no_discard"] += sum(1 for o in plans if o[1] is None)
+        if pos.took:
+            facts["meld_in_take_turn"] += 1
+        if unmelded and not pos.took:
+            facts["meld_unmelded_draw_turn"] += 1
+        if pos.asked is not None:
+            facts["meld_after_" + ("yes" if pos.asked else "no")] += 1
+        for o in plans:
+            key = naive.plan_class(pos, o[2], o[1])
+            if key is not None and key[2]:
+                facts["plans_concealed"] += 1
+    if kind == "take_plan":
+        facts["take_plan_unmelded"] += unmelded
 
 
 def rules_knobs(rules: str) -> dict:
@@ -322,6 +423,7 @@ def check_deals(rules="classic", seed=0, deals=range(10), policies="random", sco
     knobs = rules_knobs(rules)
     mismatches = []
     counts = Counter()
+    facts = Counter()
     for deal in deals:
         events, decisions = decision_trace(rules=rules, seed=seed, deal=deal, policies=policies,
                                            scores=scores)
@@ -329,5 +431,6 @@ def check_deals(rules="classic", seed=0, deals=range(10), policies="random", sco
         counts["decisions"] += len(decisions)
         for dec in decisions:
             counts[dec["decision"]] += 1
-        mismatches.extend(check_deal(events, decisions, knobs))
+        mismatches.extend(check_deal(events, decisions, knobs, facts))
+    counts.update({"fact:" + k: v for k, v in facts.items()})
     return mismatches, counts

@@ -246,7 +246,7 @@ CONFIGS = [
     ("classic(black_three_going_out_meld=false)", None),
 ]
 
-CI_DEALS = int(os.environ.get("CANASTA_MOVES_CI_DEALS", "6"))
+CI_DEALS = int(os.environ.get("CANASTA_MOVES_CI_DEALS", "30"))
 
 
 def _scores(rules, scores):
