@@ -237,16 +237,16 @@ def _take_event_cards(take, steps, top):
     return want
 
 
-class ReplayError(AssertionError):
-    """The events do not fit the decision log (a replay or a log bug, not an option bug)."""
-
-
-def deal_positions(events, decisions, knobs):
+def deal_positions(events, decisions, knobs, problems=None):
     """Yield (index, decision dict, Position, context) for every decision of one deal;
     context: ``ask_seen`` (an ask decision came earlier in the same turn), ``next`` (the next
     decision's kind), and for a draw decision that takes, ``after_take`` (the Position just
     after the first take meld).  At the end, yields (None, None, Position, context) for the
-    seat whose turn would come after a deal ended by the stock (R49), with ``stock_end``."""
+    seat whose turn would come after a deal ended by the stock (R49), with ``stock_end``.
+    ``problems`` collects (decision index, text) where the events do not do what the chosen
+    option says (an engine bug; the replay follows the events)."""
+    problems = [] if problems is None else problems
+    take_index = None
     state = DealState(events, knobs)
     pending = None
     steps: list = []
@@ -258,15 +258,17 @@ def deal_positions(events, decisions, knobs):
             take_at = [n for n in range(state.pos, dec["events_before"])
                        if events[n]["ev"] == "take"]
             if not take_at:
-                raise ReplayError(f"deal {state.deal}: no take event after {pending}")
-            e = events[take_at[0]]
-            got = {}
-            for m in e["melds"]:
-                got.setdefault(m["rank"], Counter()).update(m["cards"])
-            want = _take_event_cards(pending, steps, e["pile"][-1])
-            if got != want:
-                raise ReplayError(f"deal {state.deal}: take event {e['melds']} does not fit "
-                                  f"{pending} + {steps}")
+                problems.append((take_index, f"chose {pending} but the events show no take: "
+                                 f"{events[state.pos:dec['events_before']]}"))
+            else:
+                e = events[take_at[0]]
+                got = {}
+                for m in e["melds"]:
+                    got.setdefault(m["rank"], Counter()).update(m["cards"])
+                want = _take_event_cards(pending, steps, e["pile"][-1])
+                if got != want:
+                    problems.append((take_index, f"take event {e['melds']} does not fit the "
+                                     f"chosen {pending} + {steps}"))
             pending, steps = None, []
         state.apply_to(dec["events_before"])
         seat = dec["seat"]
@@ -285,6 +287,7 @@ def deal_positions(events, decisions, knobs):
             ctx = {"ask_seen": False, "next": nxt}
             if chosen and chosen[0] == "take":
                 pending = chosen
+                take_index = i
                 ctx["after_take"] = take_in_progress(state, seat, pending, [])
             turn_key = (seat, i)
             yield i, dec, pos, ctx
@@ -342,9 +345,11 @@ def check_deal(events, decisions, knobs, facts=None) -> list:
     """Every Mismatch between the engine's options and naive in one deal; ``facts`` (a
     Counter) counts the situations seen, to show what the comparison covered."""
     out = []
-    deal, rules = events[0]["deal"], events[0]["rules"]
+    deal = events[0]["deal"]
+    rules = f"{events[0]['rules']}, scores_before {events[0]['scores_before']}"
     facts = Counter() if facts is None else facts
-    for i, dec, pos, ctx in deal_positions(events, decisions, knobs):
+    problems = []
+    for i, dec, pos, ctx in deal_positions(events, decisions, knobs, problems):
         if dec is not None:
             _count_facts(facts, pos, dec)
         if dec is None:
@@ -366,7 +371,9 @@ def check_deal(events, decisions, knobs, facts=None) -> list:
                 out.append(Mismatch(deal, i, "take_plan", dec["seat"],
                                     tuple(sorted(plan - {("stop",)}, key=repr)), (),
                                     "no take_plan decision after this take, but naive lists "
-                                    + ("these take melds" if plan else "no stop (take illegal)"),
+                                    + ("these take melds" if plan else "no stop (take illegal)")
+                                    + ("" if naive.take_minimum_reachable(ctx["after_take"])
+                                       else " (the minimum is out of reach of take melds)"),
                                     ctx["after_take"].describe(), (), rules))
         if kind == "meld" and not ctx["ask_seen"] and not pos.took and pos.asked is None \
                 and not any(sum(c.values()) for c in pos.placed.values()):
@@ -375,6 +382,11 @@ def check_deal(events, decisions, knobs, facts=None) -> list:
                 out.append(Mismatch(deal, i, "ask", dec["seat"], tuple(sorted(ask)), (),
                                     "no ask decision before this meld phase, but asking is "
                                     "legal (R42, 2.11)", pos.describe(), (), rules))
+    for i, text in problems:
+        dec = decisions[i]
+        out.append(Mismatch(deal, i, dec["decision"], dec["seat"], (), (),
+                            "the events do not carry out the chosen option: " + text, "",
+                            tuple(_tup(o) for o in dec["options"]), rules))
     return out
 
 

@@ -1029,3 +1029,13 @@ def raw_plan_classes(pos: Position) -> set:
     if pos.last_red3 and not pos.knob("last_card_red3_may_meld"):
         return set()
     return {k for _, _, k in raw_plans(ctx, _state_of(pos, ctx))}
+
+
+def take_minimum_reachable(pos: Position) -> bool:
+    """At a take_plan decision: can further take melds still bring the count to the minimum
+    (R35), whatever happens afterwards?  (Used to describe mismatches.)"""
+    ctx = _Ctx(pos)
+    state = _state_of(pos, ctx)
+    if not ctx.unmelded or state[2] >= ctx.minimum:
+        return True
+    return _count_search(ctx, state, 0, lambda s: True, "any")

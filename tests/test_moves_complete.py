@@ -244,6 +244,12 @@ CONFIGS = [
     ("classic(unfrozen_take_by_layoff=false)", None),
     ("classic(unmelded_pile_access=forbidden)", (1600, 0)),
     ("classic(black_three_going_out_meld=false)", None),
+    # further knobs the enumerator reads
+    ("two-player(ask_permission=required)", (3000, 0)),
+    ("classic(top_card_counts_for_minimum=false)", (1600, 3000)),
+    ("classic(unfrozen_take_natural_plus_wild=false,one_card_pile_restriction=false)", None),
+    ("classic(empty_stock_forced_take=false)", None),
+    ("classic(black_three_freezes=true,upcard_red3_freezes=false)", (-100, 0)),
 ]
 
 CI_DEALS = int(os.environ.get("CANASTA_MOVES_CI_DEALS", "30"))
