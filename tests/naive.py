@@ -937,10 +937,24 @@ def _take_options(ctx, state):
     return out
 
 
+# docs/moves.md lists further take melds "while an unmelded side is short of its minimum (they
+# are the only way to reach it)".  Read literally (False) that includes a side that can no
+# longer reach it and can only go out concealed (R30), where a take meld is the same as melding
+# the same cards after the pile joined.  True: list them only while the minimum can still be
+# reached by take melds.  (A spec question for the lead; the literal reading is the default.)
+TAKE_MELDS_ONLY_WHILE_REACHABLE = False
+
+
 def _take_steps_listed(ctx, state):
     """docs/moves.md "Take melds": further take melds are listed while an unmelded side is
     short of its minimum, or when concealed_canasta_bonus is not 0."""
-    return (ctx.unmelded and state[2] < ctx.minimum) or ctx.pos.knob("concealed_canasta_bonus") != 0
+    if ctx.pos.knob("concealed_canasta_bonus") != 0:
+        return True
+    if not (ctx.unmelded and state[2] < ctx.minimum):
+        return False
+    if TAKE_MELDS_ONLY_WHILE_REACHABLE:
+        return _count_search(ctx, state, 0, lambda s: True, "any")
+    return True
 
 
 def legal_options(pos: Position, decision: str) -> set:
