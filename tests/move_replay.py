@@ -341,12 +341,13 @@ def compare_decision(pos: Position, kind: str, options) -> tuple:
     return missing, extra, "; ".join(notes)
 
 
-def check_deal(events, decisions, knobs, facts=None) -> list:
+def check_deal(events, decisions, knobs, facts=None, seed=None) -> list:
     """Every Mismatch between the engine's options and naive in one deal; ``facts`` (a
     Counter) counts the situations seen, to show what the comparison covered."""
     out = []
     deal = events[0]["deal"]
-    rules = f"{events[0]['rules']}, scores_before {events[0]['scores_before']}"
+    rules = f"{events[0]['rules']}, scores_before {events[0]['scores_before']}" + (
+        f", seed {seed}" if seed is not None else "")
     facts = Counter() if facts is None else facts
     problems = []
     for i, dec, pos, ctx in deal_positions(events, decisions, knobs, problems):
@@ -443,6 +444,6 @@ def check_deals(rules="classic", seed=0, deals=range(10), policies="random", sco
         counts["decisions"] += len(decisions)
         for dec in decisions:
             counts[dec["decision"]] += 1
-        mismatches.extend(check_deal(events, decisions, knobs, facts))
+        mismatches.extend(check_deal(events, decisions, knobs, facts, seed))
     counts.update({"fact:" + k: v for k, v in facts.items()})
     return mismatches, counts

@@ -215,6 +215,99 @@ def test_plan_class_rejects_illegal_plans():
     assert plan_class(p, (("9", 2, 1, 0), ("K", 1, 0, 0)), None) is None     # one king: R18
 
 
+def test_concealed_flag_r44():
+    hand = "5 5 5 5 5 5 5 K"
+    canasta5 = ("K", frozenset({("5", "natural")}))
+    assert canasta5 + (True,) in outs(pos(hand, melds(Q="Q Q Q")))
+    assert canasta5 + (False,) in outs(pos(hand, melds(Q="Q Q Q"), seat_melded_before=True))
+    knobs = {"concealed_allows_final_discard": False}
+    assert canasta5 + (False,) in outs(pos(hand, melds(Q="Q Q Q"), knobs=knobs))
+    # (iii): a card on the partner's meld
+    both = outs(pos("5 5 5 5 5 5 5 Q", melds(Q="Q Q Q")))
+    assert both == {(None, frozenset({("5", "natural")}), False),
+                    ("Q", frozenset({("5", "natural")}), True)}
+    # a take turn: the first take meld on the partner's meld of the top rank touches it
+    took = pos("5 5 5 5 5 5 5 K", melds(Q="Q Q Q Q"), start_ranks=frozenset({"Q"}), took=True,
+               take_top="Q", placed={"Q": Counter()})
+    assert outs(took) == {canasta5 + (False,)}
+    own = pos("5 5 5 5 5 5 5 K", melds(Q="Q Q Q"), start_ranks=frozenset(), took=True,
+              take_top="Q", placed={"Q": H("Q Q")}, count=30, minimum=15)
+    assert outs(own) == {canasta5 + (True,)}
+    no_take = dict(own.__dict__, knobs={"concealed_allows_pile_take": False})
+    assert outs(Position(**no_take)) == {canasta5 + (False,)}
+
+
+def test_unmelded_going_out_needs_concealed_or_count():
+    hand = "5 5 5 5 5 5 5 4 4 4 4 K"           # 55 by card values, needs 90 (T19)
+    assert outs(pos(hand, minimum=90)) == {("K", frozenset({("5", "natural")}), True)}
+    no_discard = {"concealed_allows_final_discard": False}
+    assert outs(pos(hand, minimum=90, knobs=no_discard)) == set()
+    assert outs(pos(hand, minimum=50, knobs=no_discard)) == {
+        ("K", frozenset({("5", "natural")}), False)}
+
+
+def test_black_threes_r25_r41():
+    canasta = melds(**{"9": "9 9 9 9 9 9 9"})
+    assert outs(pos("3b 3b 5 5 5", canasta)) == set()                   # two black threes
+    assert outs(pos("3b 5 5 5", canasta)) == {("3b", frozenset({("9", "natural")}), False)}
+    four = outs(pos("3b 3b 3b 3b", canasta))
+    assert four == {(None, frozenset({("9", "natural")}), False),
+                    ("3b", frozenset({("9", "natural")}), False)}
+    assert outs(pos("3b 3b 3b 3b 3b", canasta)) == {("3b", frozenset({("9", "natural")}), False)}
+    assert outs(pos("3b 3b 3b", canasta, knobs={"black_three_going_out_meld": False})) == set()
+
+
+def test_meld_shapes_follow_the_knobs():
+    assert steps(pos("5 5 5 5 2 JK 9 9")) == {
+        ("new", "5", 3, 0, 0), ("new", "5", 2, 1, 0), ("new", "5", 2, 0, 1),
+        ("new", "9", 2, 1, 0), ("new", "9", 2, 0, 1)}
+    assert steps(pos("5 5 5 5 2 JK 9 9", knobs={"min_naturals_per_meld": 4})) == {
+        ("new", "5", 4, 0, 0)}
+    assert ("new", "5", 1, 1, 1) in steps(pos("5 5 5 5 2 JK 9 9",
+                                               knobs={"min_naturals_per_meld": 1}))
+    assert ("add", "9", "JK") not in steps(pos("2 JK 4", melds(**{"9": "9 9 2"}),
+                                               knobs={"wild_ratio_rule": "half"}))
+    assert ("add", "9", "JK") in steps(pos("2 JK 4", melds(**{"9": "9 9 2"})))
+    assert ("add", "9", "JK") not in steps(pos("2 JK 4", melds(**{"9": "9 9 2"}),
+                                               knobs={"max_wilds_per_meld": 1}))
+
+
+def test_ask_required_and_never():
+    canasta = melds(**{"9": "9 9 9 9 9 9 9"})
+    assert legal_options(pos("5 5 5 K", canasta, knobs={"ask_permission": "never"}),
+                         "ask") == set()
+    req = {"ask_permission": "required"}
+    assert outs(pos("5 5 5 K", canasta, knobs=req, asked=True))
+    assert outs(pos("5 5 5 K", canasta, knobs=req, has_partner=False))    # solo: no one to ask
+    # a take turn needs no question (2.11)
+    took = pos("5 5 5 K", canasta, knobs=req, took=True, take_top="9", placed={"9": Counter()})
+    assert outs(took)
+
+
+def test_take_plan_stop_by_a_concealed_going_out():
+    """Short of 120 after K-K-K, but the pile completes a concealed going-out (R30): stop is
+    legal, the meld phase then offers only what leads to that."""
+    t = pos("Q Q 7", melds(K="K K K"), start_ranks=frozenset(), minimum=120,
+            pile=["Q", "Q", "Q", "Q", "Q", "K"], took=True, take_top="K", count=30,
+            placed={"K": H("K K")}, take_melds={"K": H("K K")})
+    assert ("stop",) in legal_options(t, "take_plan")
+    seed_a = dict(t.__dict__, knobs={"concealed_exempt_from_min_count": False})
+    assert legal_options(Position(**seed_a), "take_plan") == set()
+    joined = pos("Q Q Q Q Q Q Q 7", melds(K="K K K"), start_ranks=frozenset(), minimum=120,
+                 took=True, take_top="K", count=30, placed={"K": H("K K")})
+    opts = legal_options(joined, "meld")
+    assert ("stop",) not in opts and ("new", "Q", 3, 0, 0) in opts
+    assert outs(joined) == {("7", frozenset({("Q", "natural")}), True)}
+
+
+def test_forced_take_r37_and_knob():
+    own = melds(J="J J J")
+    assert ("decline",) in legal_options(pos("5", own, pile=["J"], stock=0), "draw")   # R37
+    off = legal_options(pos("5 6 9", own, pile=["4", "J"], stock=0,
+                            knobs={"empty_stock_forced_take": False}), "draw")
+    assert ("decline",) in off and ("take", 0, 0, 0) in off
+
+
 # ---- engine against naive at every decision -------------------------------------------------------
 
 CONFIGS = [
