@@ -364,7 +364,8 @@ def check_deal(events, decisions, knobs, facts=None, seed=None) -> list:
         kind = dec["decision"]
         missing, extra, note = compare_decision(pos, kind, dec["options"])
         if missing or extra or note:
-            out.append(Mismatch(deal, i, kind, dec["seat"], missing, extra, note or "options differ",
+            out.append(Mismatch(deal, i, kind, dec["seat"], missing, extra,
+                                note or "options differ",
                                 pos.describe(), tuple(_tup(o) for o in dec["options"]), rules))
         if "after_take" in ctx and ctx["next"] != "take_plan":
             plan = naive.legal_options(ctx["after_take"], "take_plan")

@@ -423,7 +423,8 @@ class Position:
                 melds.items(), key=lambda x: _kind_order(x[0])) if len(c))
             lines.append(f"side {k}{' (own)' if k == self.side else ''} melds: {body or '-'}")
         lines.append(f"pile (bottom first): {' '.join(self.pile) or '-'}   stock: {self.stock}")
-        lines.append(f"minimum {self.minimum}, start ranks {sorted(self.start_ranks, key=_kind_order)}"
+        start = sorted(self.start_ranks, key=_kind_order)
+        lines.append(f"minimum {self.minimum}, start ranks {start}"
                      f", took={self.took} top={self.take_top}, count={self.count}")
         placed = {r: cards(c) for r, c in self.placed.items() if sum(c.values())}
         take = {r: cards(c) for r, c in self.take_melds.items() if sum(c.values())}

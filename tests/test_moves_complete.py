@@ -308,7 +308,7 @@ def test_forced_take_r37_and_knob():
     assert ("decline",) in off and ("take", 0, 0, 0) in off
 
 
-# ---- engine against naive at every decision -------------------------------------------------------
+# ---- engine against naive at every decision ---------------------------------------------------
 
 CONFIGS = [
     ("classic", None),
@@ -366,9 +366,20 @@ def _run(rules, scores, deals, seed=0):
 
 
 def _report(mismatches, limit=5):
-    text = "\n\n".join(m.text() for m in mismatches[:limit])
-    more = len(mismatches) - limit
-    return text + (f"\n\n... and {more} more mismatches" if more > 0 else "")
+    """A summary by kind, then the first mismatches in full (deal, decision, position)."""
+    kinds = Counter((m.decision, tuple(sorted({o[0] for o in m.missing})),
+                     tuple(sorted({o[0] for o in m.extra})), m.note[:60]) for m in mismatches)
+    head = [f"{len(mismatches)} mismatches; by (decision, missing kinds, extra kinds, note):"]
+    head += [f"  {n:5d}  {k}" for k, n in kinds.most_common()]
+    shown, seen = [], set()
+    for m in mismatches:                              # one example of each kind first
+        k = (m.decision, tuple(sorted({o[0] for o in m.missing})),
+             tuple(sorted({o[0] for o in m.extra})), m.note[:60])
+        if k not in seen:
+            seen.add(k)
+            shown.append(m)
+    shown += [m for m in mismatches if m not in shown][:max(0, limit - len(shown))]
+    return "\n".join(head) + "\n\n" + "\n\n".join(m.text() for m in shown)
 
 
 @pytest.mark.parametrize("rules,scores", CONFIGS, ids=[f"{r}-{s}" for r, s in CONFIGS])
