@@ -45,7 +45,7 @@ from .state import (
     wild_capacity_nb,
 )
 
-MAX_PLANS = 128
+MAX_PLANS = 1024                 # a hand of fifty cards after a big take can have hundreds
 SCRATCH_PLAN = MAX_PLANS - 1     # existence checks write here, lists use 0 .. MAX_PLANS - 2
 PLAN_META = 15                   # (discard or -1, 1 if concealed, score for the side)
 PLAN_KEY = JOKER                 # (natural-canasta mask, mixed-canasta mask, canastas)
