@@ -821,7 +821,7 @@ def _plan_key_if_legal(ctx, state, placements, disc):
     if any(used[k] != hand[KI[k]] for k in KINDS):
         return None                                                       # R39: whole hand
     canasta = set()
-    new_canasta = False
+    new_canastas = 0
     for i, r in enumerate(NATURALS):
         n, d, j = final[r]
         if n + d + j == 0:
@@ -831,7 +831,8 @@ def _plan_key_if_legal(ctx, state, placements, disc):
         if n + d + j >= 7:                                                # R23
             canasta.add((r, "natural" if d + j == 0 else "mixed"))
             if r not in ctx.start:
-                new_canasta = True
+                new_canastas += 1
+    new_canasta = new_canastas > 0
     if len(canasta) < ctx.need:
         return None                                                       # R40
     on_start = touched or any(r in ctx.start and n + d + j for r, n, d, j in placements)
@@ -848,7 +849,9 @@ def _plan_key_if_legal(ctx, state, placements, disc):
         if total < ctx.minimum and not (
                 concealed and pos.knob("concealed_exempt_from_min_count")):
             return None                                                   # R26-R30
-    return (disc, frozenset(canasta), concealed)
+    naturals = sum(1 for _, kind in canasta if kind == "natural")
+    made = new_canastas if pos.knob("concealed_canasta_bonus") and not ctx.took else 0
+    return (disc, naturals, len(canasta) - naturals, concealed, made)      # docs/moves.md
 
 
 def _viable_meld(ctx, state):
@@ -1014,9 +1017,10 @@ def legal_options(pos: Position, decision: str) -> set:
 
 
 def plan_class(pos: Position, placements, discard):
-    """The class key (discard, frozenset of (rank, "natural"|"mixed") canastas at the end,
-    concealed) of a going-out plan from ``pos`` (docs/moves.md), or None if the plan is not
-    legal by the rules."""
+    """The class key (discard, natural canastas, mixed canastas, concealed, source B's
+    concealed canastas made this turn) of a going-out plan from ``pos`` (docs/moves.md: the
+    items its score and result row depend on), or None if the plan is not legal by the
+    rules."""
     ctx = _Ctx(pos)
     state = _state_of(pos, ctx)
     if pos.last_red3 and not pos.knob("last_card_red3_may_meld"):
