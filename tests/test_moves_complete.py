@@ -18,9 +18,8 @@ from __future__ import annotations
 import os
 from collections import Counter
 
-import pytest
-
 import naive
+import pytest
 from naive import Position, legal_options, option_classes, plan_class, tokens
 
 
