@@ -442,7 +442,7 @@ def record_plan_nb(rules, st, hv, n_melds, concealable, count_ok, discard, value
             mixed_mask |= bit
         if po[base + PO_TOUCH] == 1:
             touched = True
-        if cat != CAT_SHORT and pm[PM_OWN_NEW + m] == 1:
+        if (cat == CAT_NATURAL or cat == CAT_MIXED) and pm[PM_OWN_NEW + m] == 1:
             own_mask |= bit
     naturals = popcount_nb(nat_mask)
     mixed = popcount_nb(mixed_mask)
