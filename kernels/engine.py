@@ -286,7 +286,8 @@ def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
     if pol[seat] == POLICY_GREEDY:
         return greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
     if is_club_nb(pol[seat]):
-        return club_take_nb(rules, S, seat, params[seat], plan,
+        return club_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat,
+                            params[seat], plan, ws,
                             stock_gone and forced_take_due_nb(rules, S, seat))
     n = 0
     if not stock_gone:
@@ -616,7 +617,8 @@ def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning):
         return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning,
                                    plan, ws)
     if is_club_nb(pol[seat]):
-        return club_meld_step_nb(rules, S, seat, pol[seat], params[seat], planning, plan)
+        return club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol[seat],
+                                 params[seat], planning, plan)
     n = meld_options_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning, opts, plan,
                         ws)
     if n == 0:
