@@ -65,7 +65,13 @@ from .actions import (
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
-from .plans import best_plan_nb, go_out_plans_nb
+from .plans import (
+    best_plan_nb,
+    canastas_within_reach_nb,
+    go_out_plans_nb,
+    survey_rules_out_nb,
+    unmeldable_cards_nb,
+)
 from .policies import (
     greedy_forced_step_nb,
     greedy_pair_meld_nb,
@@ -155,6 +161,8 @@ def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, p
     equal costs).  What is the same for every option is found once: the next seat and
     whether the pile is open to it, and for ``expert`` the unseen cards
     (:func:`count_unseen_nb`, into ``unseen``) and the next seat's unknown hand cards."""
+    if n == 1:
+        return 0
     side = side_of_nb(st, seat)
     pile_n = st[ST_PILE_N]
     freeze = pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and policy != POLICY_RUSH
@@ -413,9 +421,11 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
     wanted = go_out_wanted_nb(rules, hands, melds, st, sidev, seat, policy, params)
     keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
     out = -1                               # leaves a last card to discard (going out)
-    if not planning:
+    stray = unmeldable_cards_nb(rules, hand_row, melds, side)[0] if not planning else 2
+    if stray <= 1 and not survey_rules_out_nb(rules, stray,
+                                              canastas_within_reach_nb(hand_row, melds, side)):
         n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
-                                True, False, plans, ws)
+                                True, False, plans, ws)            # (the survey says: maybe)
         out = best_plan_nb(plans, n_out)
         if out >= 0 and (wanted or must_go_out_nb(st)):
             return OPT_GO_OUT, out, 0, 0, 0

@@ -39,7 +39,7 @@ from .actions import (
     take_plan_open_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import club_decide_nb, club_meld_step_nb, club_take_nb, is_club_nb
+from .club import club_decide_nb, club_discard_nb, club_meld_step_nb, club_take_nb, is_club_nb
 from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
@@ -137,6 +137,7 @@ from .state import (
     WS_SAVE_HAND,
     WS_SAVE_ST,
     WS_SCORES,
+    WS_UNSEEN,
     card_value_nb,
     cards_value_nb,
     freezes_pile_nb,
@@ -158,7 +159,7 @@ MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
 
 # ---- turn book-keeping ----------------------------------------------------------------------
 
-@kernel
+@turn_step
 def begin_turn_nb(st, sidev, melds, seat, take):
     """Reset the turn record for ``seat`` (R11) before its draw phase."""
     side = side_of_nb(st, seat)
@@ -248,7 +249,7 @@ def draw_from_stock_nb(rules, S, buf, seat):
             break
         hands[seat, card] += 1
         ev_push_nb(st, buf, pos, card)
-    if place_red3s_nb(S, buf, seat, RED3_FROM_STOCK):
+    if hands[seat, RED3] > 0 and place_red3s_nb(S, buf, seat, RED3_FROM_STOCK):
         st[ST_TURN_LAST_RED3] = 1                                      # R47, R48
 
 
@@ -524,13 +525,16 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
 
 
-@kernel
+@turn_step
 def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan):
     """Index of the option ``seat``'s policy picks among ``opts[:n]``: the club players of
     kernels/club.py, or random and greedy (kernels/policies.py).  With decision logging on
     (``ST_TRACE_ON`` = 2) the list and the answer go into the trace buffer."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    if is_club_nb(pol[seat]):
+    if is_club_nb(pol[seat]) and decision == DEC_DISCARD:
+        i = club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN], seat,
+                            pol[seat], params[seat], opts, n)
+    elif is_club_nb(pol[seat]):
         i = club_decide_nb(rules, S, seat, pol[seat], params[seat], decision, opts, n)
     else:
         i = decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
