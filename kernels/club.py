@@ -65,16 +65,11 @@ from .actions import (
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
-from .plans import (
-    best_plan_nb,
-    canastas_within_reach_nb,
-    go_out_plans_nb,
-    survey_rules_out_nb,
-    unmeldable_cards_nb,
-)
+from .plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
 from .policies import (
     greedy_forced_step_nb,
     greedy_pair_meld_nb,
+    greedy_ranks_nb,
     greedy_take_nb,
     greedy_wild_add_nb,
 )
@@ -354,27 +349,27 @@ def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, p
 
 
 @kernel
-def go_out_wanted_nb(rules, hands, melds, st, sidev, seat, policy, params):
-    """Whether the player wants to go out now that it can."""
+def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas):
+    """Whether the player wants to go out now that it can (``canastas``: its side's)."""
     if policy == POLICY_RUSH:
         return True
-    side = side_of_nb(st, seat)
-    late = stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count)
-    threatened = min_opponent_hand_nb(hands, st, seat) <= THREATENING_HAND
-    if late or threatened:
-        return True
+    if stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count):
+        return True                                                   # late
+    if min_opponent_hand_nb(hands, st, seat) <= THREATENING_HAND:
+        return True                                                   # threatened
     if policy == POLICY_BUILDER:
         return lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
     if policy == POLICY_EXPERT and lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]:
         return True
-    return canastas_nb(melds, side) >= params[P_WANT_CANASTAS]
+    return canastas >= params[P_WANT_CANASTAS]
 
 
 @kernel
 def ask_score_nb(rules, S, seat, policy, params, kind):
     """Whether to ask the partner for permission to go out (R42)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    wanted = go_out_wanted_nb(rules, hands, melds, st, sidev, seat, policy, params)
+    wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params,
+                              canastas_nb(melds, side_of_nb(st, seat)))
     if rules.ask_permission == Ask.REQUIRED:
         asking = wanted or policy == POLICY_EXPERT
     else:
@@ -418,34 +413,36 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
         return OPT_STOP, 0, 0, 0, 0                                          # R47
     h = row_total_nb(hand_row)
     extra = pile_rest_nb(st, pile) if planning else 0
-    wanted = go_out_wanted_nb(rules, hands, melds, st, sidev, seat, policy, params)
+    # one pass over the ranks (as greedy's): which ranks each part of the walk can use
+    canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
+        rules, hand_row, melds, side)
+    wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas)
     keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
     out = -1                               # leaves a last card to discard (going out)
-    stray = unmeldable_cards_nb(rules, hand_row, melds, side)[0] if not planning else 2
-    if stray <= 1 and not survey_rules_out_nb(rules, stray,
-                                              canastas_within_reach_nb(hand_row, melds, side)):
+    if not planning and not survey_rules_out_nb(rules, stray, reach):
         n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
-                                True, False, plans, ws)            # (the survey says: maybe)
+                                True, False, plans, ws)
         out = best_plan_nb(plans, n_out)
         if out >= 0 and (wanted or must_go_out_nb(st)):
             return OPT_GO_OUT, out, 0, 0, 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
+        ranks = new3 if new == 0 else adds
+        if ranks == 0:
+            continue
         for r in range(ACE, FIRST_NATURAL - 1, -1):
-            held = hand_row[r]
-            melded = meld_size_nb(melds, side, r) > 0
-            if (new == 0 and (melded or held < 3)) or (new == 1 and (not melded or held == 0)):
+            if (ranks >> r) & 1 == 0:
                 continue
-            for k in range(min(held, h - keep), 2 if new == 0 else 0, -1):
+            for k in range(min(hand_row[r], h - keep), 2 if new == 0 else 0, -1):
                 if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0, 0,
                                  planning, plans, ws):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
-    if h - 1 >= keep:
+    if h - 1 >= keep and sixes != 0:
         r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                    plans, ws, True)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de                                 # R23
     spare = spare_wilds_nb(hand_row, st, policy, params)
-    if spare >= 1 and h - 3 >= keep:
+    if spare >= 1 and h - 3 >= keep and pairs != 0:
         r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                     plans, ws, True)
         if r >= 0:

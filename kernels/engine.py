@@ -182,7 +182,7 @@ def begin_turn_nb(st, sidev, melds, seat, take):
     st[ST_TURN_DISCARDED] = 0
 
 
-@kernel
+@turn_step
 def end_turn_nb(rules, st, seatv, sidev, melds, seat):
     """After the turn: R44 (i) memory, and source B's concealed canastas (2.11)."""
     side = side_of_nb(st, seat)
@@ -284,6 +284,9 @@ def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
     """The seat's policy decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if (pol[seat] == POLICY_GREEDY or is_club_nb(pol[seat])) and \
+            not pile_top_takeable_nb(st, hands, melds, pile, seat):
+        return -1, 0, 0                       # (what greedy_take_nb answers, without a call)
     if pol[seat] == POLICY_GREEDY:
         return greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
     if is_club_nb(pol[seat]):
@@ -303,6 +306,20 @@ def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
     if opts[i, 0] != OPT_TAKE:
         return -1, 0, 0
     return opts[i, 1], opts[i, 2], opts[i, 3]
+
+
+@kernel
+def pile_top_takeable_nb(st, hands, melds, pile, seat):
+    """False when no take of the pile can be legal (actions.take_context_nb): an empty pile,
+    a top card that is not a natural (R31), or one of a rank the seat neither holds nor
+    has a meld of (R33, R34)."""
+    n = st[ST_PILE_N]
+    if n == 0:
+        return False
+    top = pile[n - 1]
+    if top < FIRST_NATURAL:
+        return False
+    return hands[seat, top] > 0 or meld_size_nb(melds, side_of_nb(st, seat), top) > 0
 
 
 @turn_step
@@ -565,7 +582,7 @@ def forget_known_nb(seatv, seat, kind, count):
     seatv[seat, SEAT_KNOWN + kind] = max(seatv[seat, SEAT_KNOWN + kind] - count, 0)
 
 
-@kernel
+@turn_step
 def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
     """Put cards from the seat's hand on its side's meld (actions.place_cards_nb) and keep
     the public record of the cards it is known to hold."""
