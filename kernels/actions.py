@@ -50,7 +50,7 @@ from .state import (
 )
 from .trace_buf import ev_begin_nb, ev_push_nb
 
-MAX_OPTS = 256
+MAX_OPTS = 1280    # the most pile takes there can be: 13 x 13 x 7 (three packs, no wild limit)
 
 OPT_STOP = 0        # end the meld phase (or the take melds)
 OPT_NEW = 1         # a: rank, b: naturals, c: deuces, d: jokers of a new meld from the hand
@@ -261,6 +261,13 @@ def note_step_nb(rules, st, melds, side, rank, nat, deuce, joker, planning):
     are new or the partner's (R44)."""
     if st[ST_TURN_NEEDS_MIN] == 1 and (planning or st[ST_TURN_TAKE] == 0):
         st[ST_TURN_COUNT] += cards_value_nb(rules, rank, nat, deuce, joker)
+    note_meld_rank_nb(st, melds, side, rank)
+
+
+@kernel
+def note_meld_rank_nb(st, melds, side, rank):
+    """R44 book-keeping of cards about to go on the side's meld of ``rank``: a meld the turn
+    creates (``ST_TURN_NEW_RANKS``), or one from before the turn (``ST_TURN_ADDED_PRE``)."""
     bit = np.int64(1) << rank
     if meld_size_nb(melds, side, rank) == 0:
         st[ST_TURN_NEW_RANKS] |= bit
@@ -269,9 +276,21 @@ def note_step_nb(rules, st, melds, side, rank, nat, deuce, joker, planning):
 
 
 @kernel
-def new_meld_size_nb(rules):
-    """The smallest legal meld: three cards, at least ``min_naturals_per_meld`` natural (R18)."""
-    return max(3, rules.min_naturals_per_meld)
+def new_meld_shape_nb(rules, hand_row, rank, i):
+    """The i-th make-up (naturals, deuces, jokers) of a new meld of ``rank`` of the smallest
+    legal size (three cards, at least ``min_naturals_per_meld`` natural, R18) that the hand
+    holds the cards for: most naturals first, deuces before jokers; (-1, 0, 0) after the
+    last.  (Whether the meld is legal beyond that is step_legal_nb's question.)"""
+    size = max(3, rules.min_naturals_per_meld)
+    k = 0
+    for nat in range(min(size, hand_row[rank]), max(rules.min_naturals_per_meld, 1) - 1, -1):
+        w = size - nat
+        for de in range(min(w, hand_row[DEUCE]), -1, -1):
+            if w - de <= hand_row[JOKER]:
+                if k == i:
+                    return nat, de, w - de
+                k += 1
+    return -1, 0, 0
 
 
 @kernel
@@ -290,20 +309,20 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, opt
         for p in range(n_plans):
             n = add_opt_nb(opts, n, OPT_GO_OUT, p, plans[p, PLAN_META, 0], 0,
                            plans[p, PLAN_META, 2])
-    size = new_meld_size_nb(rules)
-    lowest = max(rules.min_naturals_per_meld, 1)
     for r in range(FIRST_NATURAL, NKINDS):
         hr = hand_row[r]
         if hr == 0:
             continue
         if meld_size_nb(melds, side, r) == 0:
-            for nat in range(min(size, hr), lowest - 1, -1):
-                w = size - nat
-                for de in range(min(w, hand_row[DEUCE]), -1, -1):
-                    if w - de <= hand_row[JOKER] and step_legal_nb(
-                            rules, st, seatv, hand_row, melds, pile, seat, r, nat, de, w - de,
-                            planning, plans, ws):
-                        n = add_opt_nb(opts, n, OPT_NEW, r, nat, de, w - de)
+            i = 0
+            while True:
+                nat, de, jo = new_meld_shape_nb(rules, hand_row, r, i)
+                if nat < 0:
+                    break
+                if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, nat, de, jo,
+                                 planning, plans, ws):
+                    n = add_opt_nb(opts, n, OPT_NEW, r, nat, de, jo)
+                i += 1
         elif step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 1, 0, 0, planning,
                            plans, ws):
             n = add_opt_nb(opts, n, OPT_ADD, r, r, 0, 0)
@@ -348,11 +367,7 @@ def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, 
     """Move cards from ``seat``'s hand onto its side's meld of ``rank`` (created if absent)
     and keep the turn's R44 book-keeping; writes a ``meld`` event when ``trace``."""
     side = side_of_nb(st, seat)
-    bit = np.int64(1) << rank
-    if meld_size_nb(melds, side, rank) == 0:
-        st[ST_TURN_NEW_RANKS] |= bit
-    elif st[ST_TURN_PRE_RANKS] & bit:
-        st[ST_TURN_ADDED_PRE] = 1
+    note_meld_rank_nb(st, melds, side, rank)
     hands[seat, rank] -= nat
     hands[seat, DEUCE] -= deuce
     hands[seat, JOKER] -= joker
@@ -466,11 +481,7 @@ def note_take_nb(rules, st, melds, side, top, k, d, j):
     the meld): its R28 count for an unmelded side, and R44's new or partner's meld."""
     if st[ST_TURN_NEEDS_MIN] == 1:
         st[ST_TURN_COUNT] = take_count_nb(rules, top, k, d, j)
-    bit = np.int64(1) << top
-    if meld_size_nb(melds, side, top) == 0:
-        st[ST_TURN_NEW_RANKS] |= bit
-    elif st[ST_TURN_PRE_RANKS] & bit:
-        st[ST_TURN_ADDED_PRE] = 1
+    note_meld_rank_nb(st, melds, side, top)
 
 
 @kernel

@@ -518,9 +518,10 @@ def partner_of_nb(st, seat):
 def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R42: in a draw turn, before melding, a player able to go out may ask his partner."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    if st[ST_TURN_TAKE] == 1 or st[ST_TURN_LAST_RED3] == 1 or rules.ask_permission == Ask.NEVER \
-            or not has_partner_nb(st):
+    if st[ST_TURN_TAKE] == 1 or rules.ask_permission == Ask.NEVER or not has_partner_nb(st):
         return
+    if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
+        return                              # R47: no meld, so no going out to ask about
     if pol[seat] == POLICY_GREEDY and rules.ask_permission != Ask.REQUIRED:
         return                              # greedy asks only when it must (policies.py)
     st[ST_TURN_ASK] = 1                       # could he go out if the answer were yes?

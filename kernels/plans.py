@@ -3,13 +3,15 @@
 A plan puts every card of the hand on the side's melds except at most one final discard
 (R39).  The naturals go to their ranks and black threes to the R25 meld, so the choice is
 the discard and where the wild cards go.  Two plans that leave the same scoring state (the
-discard, which melds end as natural or mixed canastas, concealed or not) are one option:
-the deal ends at once and nothing else of a plan can matter to a score.
+discard; how many natural and how many mixed canastas the side then has; concealed or not;
+under source B, how many canastas the player made this turn) are one option: the deal ends
+at once, and these fix every item of its score and every column of its result row.
 
 ``plans`` is int64[MAX_PLANS, MELD_KINDS, 3].  Row ``r`` of a plan holds the (naturals,
 deuces, jokers) it puts on the meld of kind ``r`` (``BLACK3`` .. ``ACE``); the kinds that
 are never melded hold the plan's facts: ``PLAN_META`` (discard or -1, concealed, score for
-the side) and ``PLAN_KEY`` (natural-canasta mask, mixed-canasta mask).  Listing fills
+the side: the cards melded, canasta bonuses, going-out bonus) and ``PLAN_KEY`` (natural
+canastas, mixed canastas, source B's concealed canastas made this turn).  Listing fills
 plans 0, 1, ...; a check that only needs to know whether a plan exists writes to
 ``SCRATCH_PLAN`` so that it never overwrites a list a policy is choosing from.
 """
@@ -45,10 +47,10 @@ from .state import (
     wild_capacity_nb,
 )
 
-MAX_PLANS = 128
+MAX_PLANS = 1024                 # a hand of fifty cards after a big take can have hundreds
 SCRATCH_PLAN = MAX_PLANS - 1     # existence checks write here, lists use 0 .. MAX_PLANS - 2
 PLAN_META = 15                   # (discard or -1, 1 if concealed, score for the side)
-PLAN_KEY = JOKER                 # (natural-canasta mask, mixed-canasta mask, canastas)
+PLAN_KEY = JOKER                 # (natural canastas, mixed canastas, concealed canastas made)
 
 # categories of one meld at the end of a plan
 CAT_SHORT = 0                    # fewer than seven cards
@@ -388,8 +390,8 @@ def record_plan_nb(rules, st, hv, n_melds, concealable, count_ok, discard, value
     dfs = ws[WS_PLAN_DFS]
     nat_mask = np.int64(0)
     mixed_mask = np.int64(0)
+    own_mask = np.int64(0)
     touched = False
-    own_canasta = False
     for m in range(n_melds):
         base = 4 * (MAX_CHOICES * m + dfs[PD_CHOICE + m])
         bit = np.int64(1) << pm[PM_RANK + m]
@@ -401,30 +403,36 @@ def record_plan_nb(rules, st, hv, n_melds, concealable, count_ok, discard, value
         if po[base + PO_TOUCH] == 1:
             touched = True
         if cat != CAT_SHORT and pm[PM_OWN_NEW + m] == 1:
-            own_canasta = True
-    canastas = popcount_nb(nat_mask) + popcount_nb(mixed_mask)
-    if canastas < rules.canastas_to_go_out:
+            own_mask |= bit
+    naturals = popcount_nb(nat_mask)
+    mixed = popcount_nb(mixed_mask)
+    if naturals + mixed < rules.canastas_to_go_out:
         return n                                                          # R40
-    concealed = concealable and not touched and own_canasta               # R44
+    concealed = concealable and not touched and own_mask != 0            # R44
     if not count_ok and not concealed:
         return n                                                          # R27, R30
+    made = 0                                  # source B's concealed canastas of a draw turn
+    if rules.concealed_canasta_bonus != 0 and st[ST_TURN_TAKE] == 0:
+        made = popcount_nb(own_mask)
     p = SCRATCH_PLAN if first_only else n
     if not first_only:
         for q in range(first_of_discard, n):
-            if plans[q, PLAN_KEY, 0] == nat_mask and plans[q, PLAN_KEY, 1] == mixed_mask \
+            if plans[q, PLAN_KEY, 0] == naturals and plans[q, PLAN_KEY, 1] == mixed \
+                    and plans[q, PLAN_KEY, 2] == made \
                     and plans[q, PLAN_META, 1] == (1 if concealed else 0):
                 return n                                                  # listed already
         if n >= SCRATCH_PLAN:
             st[ST_CHECK_FAILS] += 1                                       # list full
             return n
     write_plan_nb(hv, n_melds, plans[p], ws)
-    plans[p, PLAN_KEY, 0] = nat_mask
-    plans[p, PLAN_KEY, 1] = mixed_mask
-    plans[p, PLAN_KEY, 2] = canastas
+    plans[p, PLAN_KEY, 0] = naturals
+    plans[p, PLAN_KEY, 1] = mixed
+    plans[p, PLAN_KEY, 2] = made
     plans[p, PLAN_META, 0] = discard
     plans[p, PLAN_META, 1] = 1 if concealed else 0
-    plans[p, PLAN_META, 2] = plan_score_nb(rules, st, nat_mask, mixed_mask, concealed, value,
-                                           n_melds, ws)
+    plans[p, PLAN_META, 2] = value + naturals * rules.natural_canasta_bonus \
+        + mixed * rules.mixed_canasta_bonus + made * rules.concealed_canasta_bonus \
+        + (rules.concealed_going_out_bonus if concealed else rules.going_out_bonus)
     return n + 1
 
 
@@ -461,24 +469,6 @@ def popcount_nb(x):
         n += x & 1
         x >>= 1
     return n
-
-
-@kernel
-def plan_score_nb(rules, st, nat_mask, mixed_mask, concealed, value, n_melds, ws):
-    """What the plan's scoring state is worth to the side (R51-R54, source B's concealed
-    canastas): the cards it melds, every canasta bonus of the side, the going-out bonus.
-    Plans of one going-out differ only in these items, so this orders them."""
-    score = value + popcount_nb(nat_mask) * rules.natural_canasta_bonus \
-        + popcount_nb(mixed_mask) * rules.mixed_canasta_bonus
-    score += rules.concealed_going_out_bonus if concealed else rules.going_out_bonus
-    if rules.concealed_canasta_bonus != 0 and st[ST_TURN_TAKE] == 0:
-        pm = ws[WS_PLAN_MELDS]
-        own = np.int64(0)
-        for m in range(n_melds):
-            if pm[PM_OWN_NEW + m] == 1:
-                own |= np.int64(1) << pm[PM_RANK + m]
-        score += popcount_nb((nat_mask | mixed_mask) & own) * rules.concealed_canasta_bonus
-    return score
 
 
 @kernel

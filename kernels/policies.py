@@ -32,7 +32,7 @@ from .actions import (
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
-    new_meld_size_nb,
+    new_meld_shape_nb,
     step_legal_nb,
     stop_legal_nb,
     take_context_nb,
@@ -255,19 +255,18 @@ def greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, plannin
                                ws, False)
     if r >= 0:
         return OPT_ADD, r, 0, de, 1 - de
-    size = new_meld_size_nb(rules)
-    lowest = max(rules.min_naturals_per_meld, 1)
     for r in range(ACE, FIRST_NATURAL - 1, -1):
-        held = hand_row[r]
-        if held < lowest or meld_size_nb(melds, side, r) > 0:
+        if hand_row[r] == 0 or meld_size_nb(melds, side, r) > 0:
             continue
-        for nat in range(min(size, held), lowest - 1, -1):
-            w = size - nat
-            for de in range(min(w, hand_row[DEUCE]), -1, -1):
-                if w - de <= hand_row[JOKER] and step_legal_nb(
-                        rules, st, seatv, hand_row, melds, pile, seat, r, nat, de, w - de,
-                        planning, plans, ws):
-                    return OPT_NEW, r, nat, de, w - de
+        i = 0
+        while True:
+            nat, de, jo = new_meld_shape_nb(rules, hand_row, r, i)
+            if nat < 0:
+                break
+            if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, nat, de, jo,
+                             planning, plans, ws):
+                return OPT_NEW, r, nat, de, jo
+            i += 1
     for r in range(ACE, FIRST_NATURAL - 1, -1):
         if hand_row[r] > 0 and meld_size_nb(melds, side, r) > 0 and step_legal_nb(
                 rules, st, seatv, hand_row, melds, pile, seat, r, 1, 0, 0, planning, plans, ws):

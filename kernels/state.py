@@ -97,7 +97,7 @@ WS_CHECK_HAVE = 11   # cards_conserved_nb
 WS_CHECK_WANT = 12   # cards_conserved_nb
 WS_UNSEEN = 13       # club players: cards of each kind the deciding seat has not seen
 WS_ROWS = 14
-WS_COLS = 256
+WS_COLS = 1280      # = actions.MAX_OPTS: WS_SCORES holds one score per option
 WM_SAVE = 0          # snapshot of the side's melds
 WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld
 
