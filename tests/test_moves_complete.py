@@ -80,7 +80,9 @@ def test_issue_partner_aces_seven_fives_four_aces_and_a_deuce_after_yes():
     classes = outs(p)
     assert key("2", {("5", "natural"), ("A", "natural")}, False) in classes
     assert ("stop",) not in legal_options(p, "meld")                    # R42: must go out
-    assert len(classes) == 7
+    # no discard: the deuce makes the fives or the aces mixed (one class: one of each); a five
+    # or an ace discarded: that rank short of seven or mixed; the deuce discarded: both natural
+    assert len(classes) == 6
 
 
 def test_issue_seed_a_pile_take_reaching_120_with_take_melds():
