@@ -49,6 +49,8 @@ cards are melded or discarded).  It never reads another hand or the stock.
     fewer in the stock it melds all it can, goes out at the first chance and sheds its
     high cards.
 """
+import numpy as np
+
 from .actions import (
     DEC_ASK,
     DEC_DISCARD,
@@ -110,6 +112,8 @@ P_ANSWER_MAX_HAND = 6    # expert: largest own hand (points) that still answers 
 P_DANGER = 7             # weight of the chance the next opponent takes the pile
 
 THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
+MEMO = 32                # club_discard_nb: the pair chances by (known, unseen) from here ...
+MEMO_U = 16              # ... in the WS_UNSEEN row, unseen counts 0 .. MEMO_U - 1
 
 # the discard cost (discard_cost_nb; the card with the lowest cost is discarded)
 BLACK3_COST = -100.0     # a black three stops the next player (R31): discard it first
@@ -167,7 +171,9 @@ def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, p
     layoff = open_ and rules.unfrozen_take_by_layoff == 1
     pool = -1                                   # cards unseen by the seat: expert counts them
     unknown_hand = 0
+    memo = unseen[MEMO:MEMO + 2 * MEMO_U].view(np.float64)
     if policy == POLICY_EXPERT:
+        memo[:] = -1.0
         pool = count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen)
         unknown_hand = row_total_nb(hands[opp])
         for k in range(NKINDS):
@@ -183,9 +189,10 @@ def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, p
             if layoff and meld_size_nb(melds, opp_side, kind) > 0:
                 chance = 1.0                    # R34 (c): it lays the card off (feeding)
             else:
-                chance = pair_chance_nb(seatv[opp, SEAT_KNOWN + kind],
-                                        seatv[opp, SEAT_LAST_DISCARD] == kind + 1,
-                                        unseen[kind] if pool >= 0 else 0, pool, unknown_hand)
+                chance = pair_chance_memo_nb(seatv[opp, SEAT_KNOWN + kind],
+                                             seatv[opp, SEAT_LAST_DISCARD] == kind + 1,
+                                             unseen[kind] if pool >= 0 else 0, pool,
+                                             unknown_hand, memo)
         score = -discard_cost_nb(rules, hands[seat], melds, side, policy, freeze, kind,
                                  params[P_DANGER] * chance * feed, shed)
         if score > best_score:
@@ -271,6 +278,19 @@ def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
         if kind != RED3:
             pool += unseen[kind]
     return pool
+
+
+@kernel
+def pair_chance_memo_nb(known, last_discarded, u, pool, unknown_hand, memo):
+    """:func:`pair_chance_nb`, each hypergeometric chance worked out once per decision: the
+    same for every rank with as many unseen cards and as many known in the next hand
+    (``memo``: -1 where not yet worked out)."""
+    if known >= 2 or last_discarded or pool < 0 or u >= MEMO_U:
+        return pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
+    c = (1 - known) * MEMO_U + u
+    if memo[c] < 0.0:
+        memo[c] = pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
+    return memo[c]
 
 
 @kernel
