@@ -19,6 +19,7 @@ from .layout import EV_MELD
 from .plans import (
     PLAN_META,
     concealment_open_nb,
+    go_out_after_whole_take_nb,
     go_out_plans_nb,
 )
 from .reach import reachable_count_nb
@@ -148,7 +149,20 @@ def take_completable_nb(rules, st, seatv, hand_row, melds, pile, seat, h, plans,
     if rest <= 1 and go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, True, rest == 0,
                                      True, plans, ws) > 0:
         return True               # the whole hand (less a discard) as take melds, then out
+    if rest == 1 and go_out_after_whole_take_nb(rules, st, seatv, hand_row, melds, seat,
+                                                joining_card_nb(st, pile), plans, ws):
+        return True               # ... and the card that joins completes a canasta
     return concealed_out_after_join_nb(rules, st, seatv, hand_row, melds, pile, seat, plans, ws)
+
+
+@kernel
+def joining_card_nb(st, pile):
+    """The first card under the pile's top card that will join the hand (not a red three,
+    R14), or -1."""
+    for i in range(st[ST_PILE_N] - 1):
+        if pile[i] != RED3:
+            return pile[i]
+    return -1
 
 
 @kernel

@@ -56,6 +56,7 @@ PLAN_KEY = JOKER                 # (natural canastas, mixed canastas, concealed 
 CAT_SHORT = 0                    # fewer than seven cards
 CAT_NATURAL = 1                  # a natural canasta (R23)
 CAT_MIXED = 2                    # a mixed canasta
+CAT_SIX = 3                      # exactly six cards, and the card that joins next completes it
 
 # WS_PLAN_MELDS columns (one meld per index m): what the search needs of it
 PM_RANK = 0
@@ -75,6 +76,7 @@ MAX_CHOICES = 4
 PD_CHOICE = 0
 PD_LO = 16
 PD_HI = 32
+PD_JOINING = 48                  # 1 + kind of the one card still to join the hand, or 0
 
 
 @kernel
@@ -196,6 +198,7 @@ def go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, count_cards, discar
     hv = ws[WS_HAND]
     for k in range(NKINDS):
         hv[k] = hand_row[k]
+    ws[WS_PLAN_DFS, PD_JOINING] = 0
     n = 0
     for i in range(NKINDS):
         d = discard_candidate_nb(i)
@@ -212,6 +215,36 @@ def go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, count_cards, discar
         if first_only and n > 0:
             return n
     return n
+
+
+@kernel
+def go_out_after_whole_take_nb(rules, st, seatv, hand_row, melds, seat, joining, plans, ws):
+    """R35 with one card under the top card: can the whole hand go down as take melds (their
+    count reaching the minimum) so that, once the card ``joining`` has joined the hand, the
+    player goes out by melding it, the card completing a canasta left at six (R40)?
+    (Discarding it instead is a plan of the hand with no discard.)"""
+    if st[ST_TURN_ASK] == 0:
+        return False
+    side = side_of_nb(st, seat)
+    hv = ws[WS_HAND]
+    for k in range(NKINDS):
+        hv[k] = hand_row[k]
+    b3 = hv[BLACK3]
+    if b3 > 0 or hv[RED3] > 0:
+        return False                  # black threes can go down only in the going-out plan
+    ws[WS_PLAN_DFS, PD_JOINING] = joining + 1
+    value = 0
+    for k in range(FIRST_NATURAL, NKINDS):
+        value += hv[k] * card_value_nb(rules, k)
+    value += hv[DEUCE] * card_value_nb(rules, DEUCE) + hv[JOKER] * card_value_nb(rules, JOKER)
+    ok = False
+    if st[ST_TURN_COUNT] + value >= st[ST_TURN_MIN]:
+        n_melds, concealable = plan_melds_nb(rules, st, hv, melds, side, False, ws)
+        if n_melds > 0:
+            ok = walk_plan_choices_nb(rules, st, hv, n_melds, False, True, -1, value, True,
+                                      plans, 0, ws) > 0
+    ws[WS_PLAN_DFS, PD_JOINING] = 0
+    return ok
 
 
 @kernel
@@ -277,7 +310,8 @@ def plan_melds_nb(rules, st, hv, melds, side, open_, ws):
         pm[PM_ROOM + m] = room
         pm[PM_OWN_NEW + m] = 1 if size0 == 0 or (new_ranks >> r) & 1 == 1 else 0
         split = concealable and (pre >> r) & 1 == 1                  # untouched or touched
-        pm[PM_NOPT + m] = meld_choices_nb(po, m, size0 + h, have_w, room, need, split)
+        pm[PM_NOPT + m] = meld_choices_nb(po, m, size0 + h, have_w, room, need, split, r,
+                                          ws[WS_PLAN_DFS, PD_JOINING] - 1)
         if pm[PM_NOPT + m] == 0:
             return -1, False
         m += 1
@@ -299,14 +333,20 @@ def plan_melds_nb(rules, st, hv, melds, side, open_, ws):
 
 
 @kernel
-def meld_choices_nb(po, m, size, have_w, room, need, split):
+def meld_choices_nb(po, m, size, have_w, room, need, split, rank, joining):
     """The choices of meld m (``size`` cards once the plan's naturals are on it): the wild
     cards it may take to stay short of a canasta, to be a natural canasta, to be a mixed
     one (R19, R23).  ``split``: a meld from before the turn, where taking no card keeps the
-    going-out concealable (R44 iii), so "untouched" is a choice of its own."""
+    going-out concealable (R44 iii), so "untouched" is a choice of its own.  ``joining``
+    (a card kind, or -1): the card that will join the hand next may complete a meld left
+    at exactly six cards."""
     n = 0
     if size + need <= 6:
         n = add_choice_nb(po, m, n, need, min(room, 6 - size), CAT_SHORT, split)
+        six = 6 - size
+        fits = joining == rank or ((joining == DEUCE or joining == JOKER) and room > six)
+        if joining >= 0 and fits and need <= six <= room:
+            n = add_choice_nb(po, m, n, six, six, CAT_SIX, split)
     if size >= 7 and have_w == 0 and need == 0:
         n = add_choice_nb(po, m, n, 0, 0, CAT_NATURAL, split)
     lo = max(need, 7 - size, 1 if have_w == 0 else 0)
@@ -402,11 +442,16 @@ def record_plan_nb(rules, st, hv, n_melds, concealable, count_ok, discard, value
             mixed_mask |= bit
         if po[base + PO_TOUCH] == 1:
             touched = True
-        if cat != CAT_SHORT and pm[PM_OWN_NEW + m] == 1:
+        if (cat == CAT_NATURAL or cat == CAT_MIXED) and pm[PM_OWN_NEW + m] == 1:
             own_mask |= bit
     naturals = popcount_nb(nat_mask)
     mixed = popcount_nb(mixed_mask)
-    if naturals + mixed < rules.canastas_to_go_out:
+    completed = 0
+    if ws[WS_PLAN_DFS, PD_JOINING] > 0:                   # see go_out_after_whole_take_nb
+        for m in range(n_melds):
+            if po[4 * (MAX_CHOICES * m + dfs[PD_CHOICE + m]) + PO_CAT] == CAT_SIX:
+                completed = 1
+    if naturals + mixed + completed < rules.canastas_to_go_out:
         return n                                                          # R40
     concealed = concealable and not touched and own_mask != 0            # R44
     if not count_ok and not concealed:

@@ -196,3 +196,14 @@ def test_r30_take_then_must_go_out():
 
 def test_plan_table_slot_for_checks_is_separate():
     assert plans.SCRATCH_PLAN == plans.MAX_PLANS - 1
+
+
+def test_take_melds_of_the_whole_hand_then_the_joining_card_completes_a_canasta():
+    """No R30 exemption, needs 90, pile 9 under a K: K-K-K (30) and six nines (60) as take
+    melds reach 90 with the whole hand; the 9 that then joins the hand makes seven nines, a
+    canasta, and the player goes out without a discard.  With a 5 under the K he cannot."""
+    rules = "classic(concealed_exempt_from_min_count=false)"
+    p = Position(rules, scores=(1600, 0)).hand(0, "K K 9 9 9 9 9 9").pile("9 K")
+    assert (2, 0, 0) in p.take_options(0)
+    q = Position(rules, scores=(1600, 0)).hand(0, "K K 9 9 9 9 9 9").pile("5 K")
+    assert (2, 0, 0) not in q.take_options(0)
