@@ -49,6 +49,8 @@ cards are melded or discarded).  It never reads another hand or the stock.
     fewer in the stock it melds all it can, goes out at the first chance and sheds its
     high cards.
 """
+import numpy as np
+
 from .actions import (
     DEC_ASK,
     DEC_DISCARD,
@@ -65,10 +67,11 @@ from .actions import (
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
-from .plans import best_plan_nb, go_out_plans_nb
+from .plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
 from .policies import (
     greedy_forced_step_nb,
     greedy_pair_meld_nb,
+    greedy_ranks_nb,
     greedy_take_nb,
     greedy_wild_add_nb,
 )
@@ -109,6 +112,8 @@ P_ANSWER_MAX_HAND = 6    # expert: largest own hand (points) that still answers 
 P_DANGER = 7             # weight of the chance the next opponent takes the pile
 
 THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
+MEMO = 32                # club_discard_nb: the pair chances by (known, unseen) from here ...
+MEMO_U = 16              # ... in the WS_UNSEEN row, unseen counts 0 .. MEMO_U - 1
 
 # the discard cost (discard_cost_nb; the card with the lowest cost is discarded)
 BLACK3_COST = -100.0     # a black three stops the next player (R31): discard it first
@@ -131,18 +136,65 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
     an ask or an answer (takes: :func:`club_take_nb`; meld steps: :func:`club_meld_step_nb`)."""
     if n == 1:
         return 0
-    pool = -1                                  # cards unseen by the seat: expert counts them
-    if decision == DEC_DISCARD and policy == POLICY_EXPERT:
-        pool = count_unseen_nb(rules, S, seat, S[8][WS_UNSEEN])
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if decision == DEC_DISCARD:
+        return club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN],
+                               seat, policy, params, opts, n)
     best = 0
     best_score = -1e18
     for i in range(n):
-        if decision == DEC_DISCARD:
-            score = -discard_cost_nb(rules, S, seat, policy, params, opts[i, 1], pool)
-        elif decision == DEC_ASK:
+        if decision == DEC_ASK:
             score = ask_score_nb(rules, S, seat, policy, params, opts[i, 0])
         else:
             score = answer_score_nb(rules, S, seat, policy, params, opts[i, 0])
+        if score > best_score:
+            best = i
+            best_score = score
+    return best
+
+
+@kernel
+def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params,
+                    opts, n):
+    """Index of the discard option of the lowest :func:`discard_cost_nb` (the first of
+    equal costs).  What is the same for every option is found once: the next seat and
+    whether the pile is open to it, and for ``expert`` the unseen cards
+    (:func:`count_unseen_nb`, into ``unseen``) and the next seat's unknown hand cards."""
+    if n == 1:
+        return 0
+    side = side_of_nb(st, seat)
+    pile_n = st[ST_PILE_N]
+    freeze = pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and policy != POLICY_RUSH
+    opp = next_seat_nb(st, seat)                  # sides sit alternately: an opponent
+    opp_side = side_of_nb(st, opp)
+    open_ = not (st[ST_FREEZERS] > 0 or sidev[opp_side, SIDE_MELDED] == 0)
+    layoff = open_ and rules.unfrozen_take_by_layoff == 1
+    pool = -1                                   # cards unseen by the seat: expert counts them
+    unknown_hand = 0
+    memo = unseen[MEMO:MEMO + 2 * MEMO_U].view(np.float64)
+    if policy == POLICY_EXPERT:
+        memo[:] = -1.0
+        pool = count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen)
+        unknown_hand = row_total_nb(hands[opp])
+        for k in range(NKINDS):
+            unknown_hand -= seatv[opp, SEAT_KNOWN + k]
+    shed = ENDGAME_SHED if expert_endgame_nb(st, policy, params) else 1.0
+    feed = FEED_BASE + FEED_PER_CARD * pile_n
+    best = 0
+    best_score = -1e18
+    for i in range(n):
+        kind = opts[i, 1]
+        chance = 0.0
+        if kind >= FIRST_NATURAL and policy != POLICY_RUSH:
+            if layoff and meld_size_nb(melds, opp_side, kind) > 0:
+                chance = 1.0                    # R34 (c): it lays the card off (feeding)
+            else:
+                chance = pair_chance_memo_nb(seatv[opp, SEAT_KNOWN + kind],
+                                             seatv[opp, SEAT_LAST_DISCARD] == kind + 1,
+                                             unseen[kind] if pool >= 0 else 0, pool,
+                                             unknown_hand, memo)
+        score = -discard_cost_nb(rules, hands[seat], melds, side, policy, freeze, kind,
+                                 params[P_DANGER] * chance * feed, shed)
         if score > best_score:
             best = i
             best_score = score
@@ -171,9 +223,8 @@ def next_seat_nb(st, seat):
 
 
 @kernel
-def min_opponent_hand_nb(S, seat):
+def min_opponent_hand_nb(hands, st, seat):
     """The fewest cards any opponent holds (hand sizes are public)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     fewest = 1000
     for s in range(st[ST_NSEATS]):
@@ -183,9 +234,8 @@ def min_opponent_hand_nb(S, seat):
 
 
 @kernel
-def lead_nb(S, seat):
+def lead_nb(melds, st, sidev, seat):
     """This side's cumulative score plus table points, minus the best other side's."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     side = side_of_nb(st, seat)
     mine = 0
     best_other = -10 ** 9
@@ -201,11 +251,10 @@ def lead_nb(S, seat):
 
 
 @kernel
-def count_unseen_nb(rules, S, seat, unseen):
+def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
     """Fill ``unseen[kind]`` with the cards of each kind this seat has not seen: the deck's
     count less its own hand, every meld, the pile and the cards other seats are known to
     hold.  Returns their total (red threes never count: they are always laid out)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     for kind in range(NKINDS):
         unseen[kind] = 4 * rules.num_packs - hands[seat, kind]
     unseen[JOKER] = rules.num_jokers - hands[seat, JOKER]
@@ -232,22 +281,31 @@ def count_unseen_nb(rules, S, seat, unseen):
 
 
 @kernel
-def pair_chance_nb(S, opp, kind, unseen, pool):
-    """The chance that seat ``opp`` holds two or more natural cards of ``kind``.  With no
-    count (``pool`` < 0) a fixed guess; with one, the hypergeometric chance that its hand
-    cards not known to anyone hold the missing ones among the ``pool`` unseen cards."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    known = seatv[opp, SEAT_KNOWN + kind]
+def pair_chance_memo_nb(known, last_discarded, u, pool, unknown_hand, memo):
+    """:func:`pair_chance_nb`, each hypergeometric chance worked out once per decision: the
+    same for every rank with as many unseen cards and as many known in the next hand
+    (``memo``: -1 where not yet worked out)."""
+    if known >= 2 or last_discarded or pool < 0 or u >= MEMO_U:
+        return pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
+    c = (1 - known) * MEMO_U + u
+    if memo[c] < 0.0:
+        memo[c] = pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
+    return memo[c]
+
+
+@kernel
+def pair_chance_nb(known, last_discarded, u, pool, unknown_hand):
+    """The chance that the next seat holds two or more natural cards of a rank: ``known`` of
+    them are known to be in its hand, ``last_discarded`` if it discarded that rank last.
+    With no count (``pool`` < 0) a fixed guess; with one, the hypergeometric chance that its
+    ``unknown_hand`` cards not known to anyone hold the missing ones among the ``pool``
+    unseen cards, ``u`` of them of this rank."""
     if known >= 2:
         return 1.0
-    if seatv[opp, SEAT_LAST_DISCARD] == kind + 1:
+    if last_discarded:
         return LAST_DISCARD_PAIR
     if pool < 0:
         return GUESS_PAIR if known == 0 else GUESS_PAIR_ONE_KNOWN
-    unknown_hand = row_total_nb(hands[opp])
-    for k in range(NKINDS):
-        unknown_hand -= seatv[opp, SEAT_KNOWN + k]
-    u = unseen[kind]
     need = 2 - known
     if unknown_hand <= 0 or pool <= 0 or u < need:
         return 0.0
@@ -263,22 +321,6 @@ def pair_chance_nb(S, opp, kind, unseen, pool):
     return max(0.0, 1.0 - p0 - p1)
 
 
-@kernel
-def take_chance_nb(rules, S, seat, kind, unseen, pool):
-    """The chance the next opponent can take the pile if this seat discards ``kind``
-    (``pool`` < 0: without counting cards)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    if kind < FIRST_NATURAL:
-        return 0.0                              # R31: a wild card or black three on top
-    opp = next_seat_nb(st, seat)                  # sides sit alternately: an opponent
-    opp_side = side_of_nb(st, opp)
-    frozen = st[ST_FREEZERS] > 0 or sidev[opp_side, SIDE_MELDED] == 0
-    if not frozen and rules.unfrozen_take_by_layoff == 1 and \
-            meld_size_nb(melds, opp_side, kind) > 0:
-        return 1.0                              # R34 (c): it lays the card off (feeding)
-    return pair_chance_nb(S, opp, kind, unseen, pool)
-
-
 # ---- the decisions ----------------------------------------------------------------------
 
 @kernel
@@ -288,19 +330,16 @@ def wilds_in_hand_nb(hand_row):
 
 
 @kernel
-def discard_cost_nb(rules, S, seat, policy, params, kind, pool):
+def discard_cost_nb(rules, hand_row, melds, side, policy, freeze, kind, danger_cost, shed):
     """What discarding one card of ``kind`` costs (the cheapest is discarded): its use to
-    this seat plus the pile it may hand to the next opponent (``pool``: see
-    :func:`club_decide_nb`)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    hand_row = hands[seat]
-    side = side_of_nb(st, seat)
-    pile_n = st[ST_PILE_N]
+    this seat, plus ``danger_cost`` (``danger`` times the chance that the next opponent
+    takes the pile with it times the pile's weight), less its card value (times ``shed``).
+    ``freeze``: a wild card should freeze the pile now."""
     if kind == BLACK3:
         return BLACK3_COST                      # R31: stops the next player
     if kind == DEUCE or kind == JOKER:
         cost = WILD_COST + card_value_nb(rules, kind)
-        if pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and policy != POLICY_RUSH:
+        if freeze:
             cost -= FREEZE_DEUCE if kind == DEUCE else FREEZE_JOKER     # R32: freeze it
         return cost
     held = hand_row[kind]
@@ -311,50 +350,46 @@ def discard_cost_nb(rules, S, seat, policy, params, kind, pool):
         cost += MELDED_COST
     if policy == POLICY_RUSH:
         return cost - card_value_nb(rules, kind)
-    endgame = expert_endgame_nb(st, policy, params)
-    chance = take_chance_nb(rules, S, seat, kind, ws[WS_UNSEEN], pool)
-    cost += params[P_DANGER] * chance * (FEED_BASE + FEED_PER_CARD * pile_n)
-    cost -= card_value_nb(rules, kind) * (ENDGAME_SHED if endgame else 1.0)  # shed points
+    cost += danger_cost
+    cost -= card_value_nb(rules, kind) * shed                 # shed points
     return cost
 
 
 @kernel
-def club_take_nb(rules, S, seat, params, plan, forced):
+def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, plan, ws,
+                 forced):
     """The club player's pile take: ``greedy``'s choice (the most naturals from the hand,
     then the fewest wild cards), refused when it spends wild cards on a pile of fewer than
     ``min_pile_take`` cards, unless the take is ``forced`` (R49).  Returns (naturals,
     deuces, jokers), or (-1, 0, 0) to draw (or decline)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    k, d, j = greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan,
-                             ws)
+    k, d, j = greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, ws)
     if k >= 0 and d + j > 0 and st[ST_PILE_N] < params[P_MIN_PILE_TAKE] and not forced:
         return -1, 0, 0
     return k, d, j
 
 
 @kernel
-def go_out_wanted_nb(rules, S, seat, policy, params):
-    """Whether the player wants to go out now that it can."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas):
+    """Whether the player wants to go out now that it can (``canastas``: its side's)."""
     if policy == POLICY_RUSH:
         return True
-    side = side_of_nb(st, seat)
-    late = stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count)
-    threatened = min_opponent_hand_nb(S, seat) <= THREATENING_HAND
-    if late or threatened:
-        return True
+    if stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count):
+        return True                                                   # late
+    if min_opponent_hand_nb(hands, st, seat) <= THREATENING_HAND:
+        return True                                                   # threatened
     if policy == POLICY_BUILDER:
-        return lead_nb(S, seat) < params[P_GO_OUT_MARGIN]
-    if policy == POLICY_EXPERT and lead_nb(S, seat) < params[P_GO_OUT_MARGIN]:
+        return lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
+    if policy == POLICY_EXPERT and lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]:
         return True
-    return canastas_nb(melds, side) >= params[P_WANT_CANASTAS]
+    return canastas >= params[P_WANT_CANASTAS]
 
 
 @kernel
 def ask_score_nb(rules, S, seat, policy, params, kind):
     """Whether to ask the partner for permission to go out (R42)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    wanted = go_out_wanted_nb(rules, S, seat, policy, params)
+    wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params,
+                              canastas_nb(melds, side_of_nb(st, seat)))
     if rules.ask_permission == Ask.REQUIRED:
         asking = wanted or policy == POLICY_EXPERT
     else:
@@ -374,12 +409,13 @@ def answer_score_nb(rules, S, seat, policy, params, kind):
         for k in range(NKINDS):
             points += hands[seat, k] * card_value_nb(rules, k)
         late = stock_left_nb(st) <= params[P_ENDGAME_STOCK]
-        yes = points <= params[P_ANSWER_MAX_HAND] or lead_nb(S, seat) < 0 or late
+        yes = points <= params[P_ANSWER_MAX_HAND] or lead_nb(melds, st, sidev, seat) < 0 or late
     return 1.0 if (kind == OPT_YES) == yes else 0.0
 
 
 @kernel
-def club_meld_step_nb(rules, S, seat, policy, params, planning, plans):
+def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, policy, params,
+                      planning, plans):
     """The club player's next meld step, found by walking the legal steps in its order of
     preference and taking the first: go out (if :func:`go_out_wanted_nb`, or if the turn must
     end by going out), with the plan of the highest score for its side (kernels/plans.py);
@@ -391,39 +427,42 @@ def club_meld_step_nb(rules, S, seat, policy, params, planning, plans):
     When stopping is illegal (a started initial meld, R26; R16) it takes any legal step as
     ``greedy`` does, going out last.
     Returns (kind, rank or plan, naturals, deuces, jokers); kind -1 when no step is legal."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     hand_row = hands[seat]
     side = side_of_nb(st, seat)
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0                                          # R47
     h = row_total_nb(hand_row)
     extra = pile_rest_nb(st, pile) if planning else 0
-    wanted = go_out_wanted_nb(rules, S, seat, policy, params)
+    # one pass over the ranks (as greedy's): which ranks each part of the walk can use
+    canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
+        rules, hand_row, melds, side)
+    wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas)
     keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
     out = -1                               # leaves a last card to discard (going out)
-    if not planning:
+    if not planning and not survey_rules_out_nb(rules, stray, reach):
         n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
                                 True, False, plans, ws)
         out = best_plan_nb(plans, n_out)
         if out >= 0 and (wanted or must_go_out_nb(st)):
             return OPT_GO_OUT, out, 0, 0, 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
+        ranks = new3 if new == 0 else adds
+        if ranks == 0:
+            continue
         for r in range(ACE, FIRST_NATURAL - 1, -1):
-            held = hand_row[r]
-            melded = meld_size_nb(melds, side, r) > 0
-            if (new == 0 and (melded or held < 3)) or (new == 1 and (not melded or held == 0)):
+            if (ranks >> r) & 1 == 0:
                 continue
-            for k in range(min(held, h - keep), 2 if new == 0 else 0, -1):
+            for k in range(min(hand_row[r], h - keep), 2 if new == 0 else 0, -1):
                 if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0, 0,
                                  planning, plans, ws):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
-    if h - 1 >= keep:
+    if h - 1 >= keep and sixes != 0:
         r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                    plans, ws, True)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de                                 # R23
-    spare = spare_wilds_nb(rules, S, seat, policy, params)
-    if spare >= 1 and h - 3 >= keep:
+    spare = spare_wilds_nb(hand_row, st, policy, params)
+    if spare >= 1 and h - 3 >= keep and pairs != 0:
         r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                     plans, ws, True)
         if r >= 0:
@@ -442,13 +481,12 @@ def club_meld_step_nb(rules, S, seat, policy, params, planning, plans):
 
 
 @kernel
-def spare_wilds_nb(rules, S, seat, policy, params):
+def spare_wilds_nb(hand_row, st, policy, params):
     """Wild cards the player may spend beyond the ``wild_hold`` it keeps (``rush`` and
     ``expert`` at the end of the stock keep none)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if policy == POLICY_RUSH or expert_endgame_nb(st, policy, params):
-        return wilds_in_hand_nb(hands[seat])
-    return wilds_in_hand_nb(hands[seat]) - params[P_WILD_HOLD]
+        return wilds_in_hand_nb(hand_row)
+    return wilds_in_hand_nb(hand_row) - params[P_WILD_HOLD]
 
 
 @kernel

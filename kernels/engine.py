@@ -39,7 +39,7 @@ from .actions import (
     take_plan_open_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import club_decide_nb, club_meld_step_nb, club_take_nb, is_club_nb
+from .club import club_decide_nb, club_discard_nb, club_meld_step_nb, club_take_nb, is_club_nb
 from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
@@ -137,6 +137,7 @@ from .state import (
     WS_SAVE_HAND,
     WS_SAVE_ST,
     WS_SCORES,
+    WS_UNSEEN,
     card_value_nb,
     cards_value_nb,
     freezes_pile_nb,
@@ -158,7 +159,7 @@ MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
 
 # ---- turn book-keeping ----------------------------------------------------------------------
 
-@kernel
+@turn_step
 def begin_turn_nb(st, sidev, melds, seat, take):
     """Reset the turn record for ``seat`` (R11) before its draw phase."""
     side = side_of_nb(st, seat)
@@ -181,7 +182,7 @@ def begin_turn_nb(st, sidev, melds, seat, take):
     st[ST_TURN_DISCARDED] = 0
 
 
-@kernel
+@turn_step
 def end_turn_nb(rules, st, seatv, sidev, melds, seat):
     """After the turn: R44 (i) memory, and source B's concealed canastas (2.11)."""
     side = side_of_nb(st, seat)
@@ -248,7 +249,7 @@ def draw_from_stock_nb(rules, S, buf, seat):
             break
         hands[seat, card] += 1
         ev_push_nb(st, buf, pos, card)
-    if place_red3s_nb(S, buf, seat, RED3_FROM_STOCK):
+    if hands[seat, RED3] > 0 and place_red3s_nb(S, buf, seat, RED3_FROM_STOCK):
         st[ST_TURN_LAST_RED3] = 1                                      # R47, R48
 
 
@@ -283,10 +284,14 @@ def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
     """The seat's policy decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if (pol[seat] == POLICY_GREEDY or is_club_nb(pol[seat])) and \
+            not pile_top_takeable_nb(st, hands, melds, pile, seat):
+        return -1, 0, 0                       # (what greedy_take_nb answers, without a call)
     if pol[seat] == POLICY_GREEDY:
         return greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
     if is_club_nb(pol[seat]):
-        return club_take_nb(rules, S, seat, params[seat], plan,
+        return club_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat,
+                            params[seat], plan, ws,
                             stock_gone and forced_take_due_nb(rules, S, seat))
     n = 0
     if not stock_gone:
@@ -301,6 +306,20 @@ def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
     if opts[i, 0] != OPT_TAKE:
         return -1, 0, 0
     return opts[i, 1], opts[i, 2], opts[i, 3]
+
+
+@kernel
+def pile_top_takeable_nb(st, hands, melds, pile, seat):
+    """False when no take of the pile can be legal (actions.take_context_nb): an empty pile,
+    a top card that is not a natural (R31), or one of a rank the seat neither holds nor
+    has a meld of (R33, R34)."""
+    n = st[ST_PILE_N]
+    if n == 0:
+        return False
+    top = pile[n - 1]
+    if top < FIRST_NATURAL:
+        return False
+    return hands[seat, top] > 0 or meld_size_nb(melds, side_of_nb(st, seat), top) > 0
 
 
 @turn_step
@@ -524,13 +543,16 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
 
 
-@kernel
+@turn_step
 def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan):
     """Index of the option ``seat``'s policy picks among ``opts[:n]``: the club players of
     kernels/club.py, or random and greedy (kernels/policies.py).  With decision logging on
     (``ST_TRACE_ON`` = 2) the list and the answer go into the trace buffer."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    if is_club_nb(pol[seat]):
+    if is_club_nb(pol[seat]) and decision == DEC_DISCARD:
+        i = club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN], seat,
+                            pol[seat], params[seat], opts, n)
+    elif is_club_nb(pol[seat]):
         i = club_decide_nb(rules, S, seat, pol[seat], params[seat], decision, opts, n)
     else:
         i = decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
@@ -561,7 +583,7 @@ def forget_known_nb(seatv, seat, kind, count):
     seatv[seat, SEAT_KNOWN + kind] = max(seatv[seat, SEAT_KNOWN + kind] - count, 0)
 
 
-@kernel
+@turn_step
 def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
     """Put cards from the seat's hand on its side's meld (actions.place_cards_nb) and keep
     the public record of the cards it is known to hold."""
@@ -617,7 +639,8 @@ def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning):
         return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning,
                                    plan, ws)
     if is_club_nb(pol[seat]):
-        return club_meld_step_nb(rules, S, seat, pol[seat], params[seat], planning, plan)
+        return club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol[seat],
+                                 params[seat], planning, plan)
     n = meld_options_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning, opts, plan,
                         ws)
     if n == 0:

@@ -12,7 +12,9 @@ every turn (the turn and its phases, the policy switches, the take's book-keepin
 passes a tuple of arrays as one machine argument per array field, about 90 words for ``S``,
 pushed onto the stack at every call; these helpers are therefore inlined into their caller
 (numba's ``inline='always'``), so that a deal's turns make no such call in the common case.
-Every other helper stays a call.
+``one_step`` marks a few more helpers inlined for the same reason: each has a single caller,
+runs at every meld step or decision and costs less than passing its arguments (so inlining
+it adds no code and no compile time).  Every other helper stays a call.
 
 ``entry`` marks the few kernels called from Python: they allocate the state and keep NRT.
 ``_nrt`` is a numba target option (not in numba's public docs; numba's own test-suite uses
@@ -36,4 +38,5 @@ def _cached(**options):
 
 kernel = _cached(_nrt=False)
 turn_step = _cached(_nrt=False, inline="always")
+one_step = _cached(_nrt=False, inline="always")
 entry = _cached(nogil=True)

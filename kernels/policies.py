@@ -40,7 +40,7 @@ from .actions import (
     take_method_ok_nb,
 )
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from .jit import kernel
+from .jit import kernel, one_step
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .plans import (
     best_plan_nb,
@@ -206,7 +206,7 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                  ws)
 
 
-@kernel
+@one_step
 def greedy_ranks_nb(rules, hand_row, melds, side):
     """One pass over the natural ranks for :func:`greedy_meld_step_nb`: the side's canastas
     (R23); bitmasks of the ranks each part of the walk can use: held three or more times

@@ -1,0 +1,89 @@
+"""Profile the jitted kernels with Linux ``perf``: play deals on one thread and write
+``/tmp/perf-<pid>.map`` so that ``perf report`` names every jitted function.
+
+    perf record -F 2000 -g -o /tmp/perf.data \\
+        python -m canasta_sim.benchmarks.perfmap expert 50000
+    perf report -i /tmp/perf.data --no-children --sort sym
+
+The kernels loaded from the on-disk cache are object code that numba links into its JIT
+engine; their symbols and sizes are read from that object code (``nm``) and their addresses
+from the engine, which is all a perf map needs.  Never timed in a test.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def _keep_objects():
+    """Record the object code of every library numba loads from now on."""
+    from numba.core import codegen
+
+    kept = []
+    original = codegen.CPUCodeLibrary._set_compiled_object
+
+    def keep(self, value):
+        kept.append((self, value))
+        return original(self, value)
+
+    codegen.CPUCodeLibrary._set_compiled_object = keep
+    return kept
+
+
+def write_perf_map(kept) -> int:
+    """Write /tmp/perf-<pid>.map for the kept libraries; returns the number of entries."""
+    lines = []
+    for library, obj in kept:
+        with tempfile.NamedTemporaryFile(suffix=".o", delete=False) as handle:
+            handle.write(obj)
+        try:
+            listing = subprocess.run(["nm", "-S", "--defined-only", handle.name],
+                                     capture_output=True, text=True).stdout
+        finally:
+            os.unlink(handle.name)
+        for line in listing.splitlines():
+            parts = line.split()
+            if len(parts) != 4 or parts[2] not in "tTwW":
+                continue
+            try:
+                address = library._codegen._engine._ee.get_function_address(parts[3])
+            except Exception:          # a symbol the engine does not export
+                continue
+            if address:
+                lines.append(f"{address:x} {int(parts[1], 16):x} {parts[3]}")
+    with open(f"/tmp/perf-{os.getpid()}.map", "w") as handle:
+        handle.write("\n".join(lines) + "\n")
+    return len(lines)
+
+
+def main(argv=None) -> int:
+    """``POLICY DEALS [RULES]``: play DEALS deals of POLICY at every seat on one thread."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2:
+        print(__doc__)
+        return 2
+    kept = _keep_objects()
+    import numpy as np
+    from canasta_sim.kernels import layout
+
+    from canasta_sim.runner import play_range, prepare
+
+    policy, deals = args[0], int(args[1])
+    rules = args[2] if len(args) > 2 else "classic"
+    plan = prepare(deals, 20261129, rules, policy)
+    out = np.ones((deals, layout.NCOLS), np.int64)
+    play_range(plan, 0, out[:min(deals, 100)])          # load (or compile) the kernels
+    entries = write_perf_map(kept)
+    start = time.perf_counter()
+    play_range(plan, 0, out)
+    seconds = time.perf_counter() - start
+    print(f"{policy} ({rules}): {deals / seconds:,.0f} deals/s on one thread; "
+          f"{entries} jitted symbols mapped", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
