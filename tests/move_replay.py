@@ -1,5 +1,5 @@
 """Rebuild a :class:`naive.Position` at every decision of a traced deal and compare the
-engine's options with the brute-force enumerator of ``tests/naive.py`` (issue 11).
+engine's options with the brute-force enumerator of ``canasta_sim/referee/naive.py`` (issue 11).
 
 The input is ``canasta_sim.trace.decision_trace``: the TRACE.md events of a deal and its
 decision log, one dict per decision with ``events_before`` (the events fully written before

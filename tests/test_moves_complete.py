@@ -1,6 +1,6 @@
 """Issue 11: the engine offers exactly the legal options at every decision (docs/moves.md).
 
-``tests/naive.py`` enumerates the options of a position by brute force from RULES.md; the
+``canasta_sim/referee/naive.py`` enumerates the options of a position by brute force from RULES.md; the
 first part of this file checks it on hand-made positions (the RULES.md worked examples and
 the issue's examples), the second compares it with the engine's decision log at every
 decision of random deals across presets, knob values and initial-meld minimums: nothing
