@@ -27,7 +27,8 @@ POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy') or one
                  "seat, comma-separated ('expert,careful,expert,careful'); a name may set "
                  "parameters: 'careful(freeze_at=8,wild_hold=2)'. Accepted: random, greedy, "
                  "careful, rush, builder, expert (parameters: canasta-sim policies, "
-                 "docs/policies.md).")
+                 "docs/policies.md), or your own as file.py:function "
+                 "(docs/own-policy.md).")
 SCORES_HELP = ("Each side's cumulative score before the deal, comma-separated, one per side "
                "(sets the initial-meld minimum, R27), e.g. '1500,-20'. Default: all 0.")
 DEFAULT_OUT = os.path.join("results", "run.parquet")
@@ -580,6 +581,65 @@ def policies_cmd():
 
     for line in describe():
         click.echo(line)
+
+
+@cli.command("check-policy")
+@click.argument("policy")
+@click.option("--against", "-a", default=None, metavar="POLICY",
+              help="Seat this policy on the other side(s), the checked one on side 0 "
+                   "(default: the checked policy at every seat).")
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--deals", "-n", type=click.IntRange(1, 1_000_000), default=300,
+              show_default=True, help="Deals played by the interface and repeat checks.")
+@click.option("--positions", type=click.IntRange(1, 100_000), default=200, show_default=True,
+              help="Turns replayed by the information check.")
+@click.option("--traced", type=click.IntRange(1, 100_000), default=100, show_default=True,
+              help="Deals traced and replayed against the rules (at most --deals).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help=SEED_HELP)
+def check_policy(policy, against, rules, deals, positions, traced, seed):
+    """Check that POLICY keeps to the interface and plays fair; exit 1 if a check fails.
+
+    POLICY is any policy text, usually your own: my_policy.py:mine or
+    my_policy.py:mine(greed=2) (docs/own-policy.md). Four checks on real deals:
+
+    \b
+    interface    every answer is a legal option index and nothing raises
+                 (a compiled policy that raised is played again as plain
+                 Python to show the exception)
+    repeatable   the same deals played again give the same rows
+    information  turns replayed with the cards hidden from the seat
+                 rearranged: its play must not change (docs/rules.md: what a seat may know)
+    rules        traces replayed by canasta-sim's own referee, and audited
+                 for card conservation and the score identity
+
+    \b
+    Examples:
+      canasta-sim check-policy my_policy.py:mine
+      canasta-sim check-policy 'my_policy.py:mine(greed=2)' --against expert
+      canasta-sim check-policy my_policy.py:mine --rules seed-b --deals 1000
+    """
+    from canasta_sim import fairness
+    from canasta_sim import policies as policy_registry
+    from canasta_sim.rules import parse_rules
+
+    rule_set = parse_rules(rules)
+    seats = policy
+    if against is not None:
+        seats = ",".join(policy if s % rule_set.num_sides == 0 else against
+                         for s in range(rule_set.num_players))
+    policy_registry.parse_policies(seats, rule_set.num_players)
+    _ready_kernels()
+    click.echo(f"check-policy {policy} on {rule_set.canonical()}, seed {seed}")
+    checks, rate = fairness.check_policy(seats, rule_set, deals, seed, positions, traced)
+    for check in checks:
+        click.echo(f"  {check.name:<12} {'ok    ' if check.ok else 'FAILED'} {check.detail}")
+    if rate:
+        click.echo(f"  speed        {rate:,.0f} deals/s on one thread (every seat's policy "
+                   "included, compile excluded)")
+    failed = [c.name for c in checks if not c.ok]
+    click.echo("all checks passed" if not failed else f"failed: {', '.join(failed)}")
+    if failed:
+        raise SystemExit(1)
 
 
 # --------------------------------------------------------------------------------------------

@@ -117,11 +117,22 @@ def split_top_level(text: str) -> list:
 
 
 def parse_one(text: str):
-    """``name`` or ``name(p=v,...)`` -> (canonical name, policy id, parameter values list)."""
+    """``name`` or ``name(p=v,...)`` -> (canonical name, policy id, parameter values list).
+
+    A user's policy (``file.py:function``, or an entry point's name, canasta_sim.user_policy)
+    gets the id ``POLICY_USER`` and its canonical name ``label@digest``."""
+    from canasta_sim.user_policy import parse_user
+
     match = _ONE.match(text)
-    if match is None or match.group(1).lower() not in REGISTRY:
+    builtin = match is not None and match.group(1).lower() in REGISTRY
+    user = parse_user(text, builtin=builtin)
+    if user is not None:
+        canonical, values, _ = user
+        return canonical, layout.POLICY_USER, values
+    if not builtin:
         raise BadInput(f"unknown policy {text.strip()!r}: accepted policies are "
-                       f"{', '.join(REGISTRY)}")
+                       f"{', '.join(REGISTRY)}, or your own as file.py:function "
+                       "(docs/own-policy.md)")
     name = match.group(1).lower()
     spec = REGISTRY[name]
     values = dict(spec.params)

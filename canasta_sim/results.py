@@ -10,6 +10,7 @@ atomically: a file either appears whole or not at all.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import os
 import tempfile
 
@@ -69,7 +70,7 @@ def _narrow(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
 
 
 def provenance(rules, seed: int, names, scores_before=None, created=None,
-               games: bool = False) -> dict:
+               games: bool = False, users=()) -> dict:
     """Schema metadata (bytes -> bytes) saying how a table was made."""
     import json
     import platform
@@ -96,6 +97,12 @@ def provenance(rules, seed: int, names, scores_before=None, created=None,
         "pyarrow.version": pa.__version__,
         "canasta_sim.created": created,
     }
+    if any(u is not None for u in users):
+        meta["canasta_sim.user_policies"] = json.dumps(
+            {u.canonical: {"function": u.func, "file": u.path,
+                           "sha256": hashlib.sha256(u.source.encode()).hexdigest(),
+                           "plain_python": u.python}
+             for u in users if u is not None}, sort_keys=True)
     return {k.encode(): v.encode() for k, v in meta.items()}
 
 

@@ -48,6 +48,7 @@ class Plan(NamedTuple):
     metadata: dict
     games: Optional[int] = None  # a games run: how many games (deals is then 0)
     first_game: int = 0
+    users: tuple = ()           # per seat: the user policy (canasta_sim.user_policy) or None
 
 
 # --------------------------------------------------------------------------------------------
@@ -185,9 +186,10 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
     rules = parse_rules(rules)
     rules_nb = rules.to_kernel()
     names, ids, params = parse_policies(policies, rules.num_players)
+    users = prepare_users(names)
     scores = parse_scores(scores_before, rules.num_sides)
     metadata = provenance(rules, seed, names, scores[:rules.num_sides].tolist(),
-                          games=games is not None)
+                          games=games is not None, users=users)
     if games is None:
         metadata[b"canasta_sim.first_deal"] = str(first_deal).encode()
         metadata[b"canasta_sim.deals"] = str(deals).encode()
@@ -195,7 +197,34 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
         metadata[b"canasta_sim.first_game"] = str(first_game).encode()
         metadata[b"canasta_sim.games"] = str(games).encode()
     return Plan(deals, first_deal, seed, rules, rules_nb, names, ids, params, scores, metadata,
-                games, first_game)
+                games, first_game, users)
+
+
+def prepare_users(names) -> tuple:
+    """The user policy of each seat (None for built-in ones), each compiled now, so that a
+    policy that does not compile fails before any deal is played or file written."""
+    from canasta_sim.user_policy import address, users_of
+
+    users = users_of(names)
+    for user in users:
+        if user is not None:
+            address(user)
+    return users if any(u is not None for u in users) else ()
+
+
+def policy_table(plan: Plan) -> np.ndarray:
+    """The policy table of one kernel call: the plan's ids, and the addresses of its user
+    policies in this process (kernels/user.py)."""
+    from canasta_sim.user_policy import policy_table as table
+
+    return table(plan.policy_ids, plan.users)
+
+
+def check_policy_table(plan: Plan, table: np.ndarray) -> None:
+    """PolicyError if a user policy broke the interface during the call that used ``table``."""
+    if plan.users:
+        from canasta_sim.user_policy import raise_if_failed
+        raise_if_failed(table, plan.users, plan.names)
 
 
 def _deals_or_games(deals, games, scores_before, first_deal, first_game):
@@ -241,8 +270,10 @@ def play_range(plan: Plan, first: int, out: np.ndarray) -> None:
     exactly the rows a single run gives those deals.  The kernel releases the GIL.
     """
     if out.shape[0]:
-        _engine()(plan.rules_nb, plan.seed, first, out, plan.policy_ids, plan.params,
+        table = policy_table(plan)
+        _engine()(plan.rules_nb, plan.seed, first, out, table, plan.params,
                   plan.scores_before, 0)
+        check_policy_table(plan, table)
 
 
 def available_cores() -> int:
@@ -425,9 +456,10 @@ def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
         room = layout.MAX_GAME_DEALS + DEALS_PER_GAME_GUESS * (n - done)
         rows = np.zeros((room, layout.NCOLS), dtype=np.int64)
         extras = np.zeros((room, layout.D_NCOLS), dtype=np.int64)
+        table = policy_table(plan)
         played, used = play_games_nb(plan.rules_nb, plan.seed, first_game + done,
-                                     games[done:], rows, extras, plan.policy_ids,
-                                     plan.params, 0)
+                                     games[done:], rows, extras, table, plan.params, 0)
+        check_policy_table(plan, table)
         deal_parts.append(rows[:used])
         extra_parts.append(extras[:used])
         done += played

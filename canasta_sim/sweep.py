@@ -30,6 +30,7 @@ class Sweep(NamedTuple):
     policy: str
     param: str
     values: tuple
+    user: bool = False      # a parameter of a user's policy, named by its function's name
 
     @property
     def name(self) -> str:
@@ -44,8 +45,9 @@ class Sweep(NamedTuple):
 
     @property
     def integer(self) -> bool:
-        """True if the parameter takes whole numbers (its column is then int64)."""
-        return PARAMS[self.param].integer
+        """True if the parameter takes whole numbers (its column is then int64); a user
+        policy's parameters are numbers (float64)."""
+        return not self.user and PARAMS[self.param].integer
 
 
 def parse_sweep(text: str) -> Sweep:
@@ -54,9 +56,8 @@ def parse_sweep(text: str) -> Sweep:
     if match is None:
         raise BadInput(f"sweep {text!r} is malformed: {ACCEPTED}")
     policy, param, body = match.group(1).lower(), match.group(2).lower(), match.group(3)
-    if policy not in REGISTRY:
-        raise BadInput(f"sweep {text!r}: unknown policy {policy!r}: accepted policies are "
-                       f"{', '.join(REGISTRY)}")
+    if policy not in REGISTRY:             # a user policy's parameter: checked by sweep_points
+        return Sweep(match.group(1), match.group(2), _values(text, body), True)
     params = REGISTRY[policy].params
     if param not in params:
         accepted = ", ".join(params) or "none"
@@ -128,23 +129,48 @@ def sweep_points(policies, num_players: int, sweeps: list) -> list:
     if len(seats) == 1:
         seats = seats * num_players
     names = [parse_one(seat)[0].split("(")[0] for seat in seats]
+    keys = [_sweep_key(name) for name in names]
     for sweep in sweeps:
-        if sweep.policy not in names:
+        if sweep.policy not in keys:
             raise BadInput(f"sweep {sweep.name!r}: no seat plays {sweep.policy!r} (policies "
-                           f"{','.join(names)}): accepted: a policy that sits at some seat")
+                           f"{','.join(names)}): accepted: a policy that sits at some seat "
+                           "(a user policy by its function's name)")
+        if sweep.user:
+            _check_user_param(sweep, names[keys.index(sweep.policy)])
     points = []
     for combo in itertools.product(*(s.values for s in sweeps)):
         chosen = {s.column: v for s, v in zip(sweeps, combo)}
-        texts = [_with_params(seat, name, sweeps, combo) for seat, name in zip(seats, names)]
+        texts = [_with_params(seat, name, key, sweeps, combo)
+                 for seat, name, key in zip(seats, names, keys)]
         points.append((",".join(texts), chosen))
     return points
 
 
-def _with_params(seat_text, name, sweeps, combo) -> str:
+def _sweep_key(name: str) -> str:
+    """The name a sweep uses for a seat's policy: a built-in's name, or a user policy's
+    function name."""
+    from canasta_sim.user_policy import user_of
+
+    user = user_of(name)
+    return user.func if user is not None else name
+
+
+def _check_user_param(sweep: Sweep, name: str) -> None:
+    """BadInput unless the user policy ``name`` declares the swept parameter."""
+    from canasta_sim.user_policy import user_of
+
+    declared = [k for k, _ in user_of(name).params]
+    if sweep.param not in declared:
+        raise BadInput(f"sweep {sweep.name!r}: policy {user_of(name).label} has no parameter "
+                       f"{sweep.param!r}: accepted parameters are "
+                       f"{', '.join(declared) or 'none'}")
+
+
+def _with_params(seat_text, name, key, sweeps, combo) -> str:
     """A seat's policy text with the swept values of its policy set."""
     given = dict(_given_params(seat_text))
     for sweep, value in zip(sweeps, combo):
-        if sweep.policy == name:
+        if sweep.policy == key:
             given[sweep.param] = value
     return policy_text(name, given)
 
@@ -155,4 +181,5 @@ def _given_params(seat_text):
     for item in body.split(","):
         if "=" in item:
             key, _, value = item.partition("=")
-            yield key.strip().lower(), float(value)
+            key = key.strip()
+            yield (key.lower() if key.lower() in PARAMS else key), float(value)

@@ -15,7 +15,7 @@ import numpy as np
 
 from canasta_sim.kernels import actions, layout
 from canasta_sim.kernels.cards import MELD_KINDS, TOKENS
-from canasta_sim.runner import Plan, prepare
+from canasta_sim.runner import Plan, check_policy_table, policy_table, prepare
 
 BUFFER_INTS = 1 << 16
 
@@ -38,12 +38,14 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False)
     while True:
         buf = np.zeros(size, np.int32)
         row = np.zeros(layout.NCOLS, np.int64)
+        table = policy_table(plan)
         if dealer < 0:
-            used = trace_deal_nb(plan.rules_nb, plan.seed, deal, plan.policy_ids, plan.params,
+            used = trace_deal_nb(plan.rules_nb, plan.seed, deal, table, plan.params,
                                  plan.scores_before, row, buf, int(decisions))
         else:
-            used = trace_game_deal_nb(plan.rules_nb, plan.seed, deal, dealer, plan.policy_ids,
+            used = trace_game_deal_nb(plan.rules_nb, plan.seed, deal, dealer, table,
                                       plan.params, plan.scores_before, row, buf)
+        check_policy_table(plan, table)
         if row[layout.COL_TRACE_OVERFLOW] == 0:
             return buf[:used], row
         size *= 4

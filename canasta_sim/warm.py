@@ -87,12 +87,32 @@ def warm_games() -> float:
     return time.perf_counter() - start
 
 
+def warm_midgame() -> float:
+    """Make kernels/midgame.py's two entries ready (``check-policy``, the information
+    tests); returns seconds."""
+    import numpy as np
+
+    from canasta_sim.kernels import state
+    from canasta_sim.kernels.midgame import play_turn_traced_nb, play_until_nb
+    from canasta_sim.runner import policy_table, prepare
+
+    plan = prepare(1)
+    start = time.perf_counter()
+    S = state.new_state()
+    table = policy_table(plan)
+    seat = play_until_nb(plan.rules_nb, 0, 0, table, plan.params, plan.scores_before, 2, S)
+    play_turn_traced_nb(plan.rules_nb, S, max(seat, 0), table, plan.params,
+                        np.zeros(1 << 12, np.int32))
+    return time.perf_counter() - start
+
+
 def warm() -> dict:
     """Make every entry kernel ready; returns a :class:`Ready` per kernel name."""
-    from canasta_sim.kernels import engine, games
+    from canasta_sim.kernels import engine, games, midgame
 
     steps = (("play_deals_nb", warm_play_deals, (engine.play_deals_nb,)),
              ("trace_deal_nb", warm_trace_deal, (engine.trace_deal_nb,)),
              ("deal_only_nb", warm_deal_only, (engine.deal_only_nb,)),
-             ("play_games_nb", warm_games, (games.play_games_nb, games.trace_game_deal_nb)))
+             ("play_games_nb", warm_games, (games.play_games_nb, games.trace_game_deal_nb)),
+             ("midgame", warm_midgame, (midgame.play_until_nb, midgame.play_turn_traced_nb)))
     return {name: Ready(step(), _how(*dispatchers)) for name, step, dispatchers in steps}

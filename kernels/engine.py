@@ -62,6 +62,7 @@ from .layout import (
     EV_RED3,
     EV_TAKE,
     POLICY_GREEDY,
+    POLICY_USER,
     RED3_FROM_DEAL,
     RED3_FROM_PILE,
     RED3_FROM_STOCK,
@@ -150,6 +151,7 @@ from .state import (
     side_of_nb,
 )
 from .trace_buf import ev_begin_nb, ev_push_nb, ev_simple_nb
+from .user import user_decide_nb, user_failed_nb
 
 CONTINUE = 0
 SAVE_KNOWN = 2 * NKINDS    # WS_SAVE_HAND columns from here: the seat's known cards
@@ -546,7 +548,8 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 @turn_step
 def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan):
     """Index of the option ``seat``'s policy picks among ``opts[:n]``: the club players of
-    kernels/club.py, or random and greedy (kernels/policies.py).  With decision logging on
+    kernels/club.py, a user's policy (kernels/user.py), or random and greedy
+    (kernels/policies.py).  With decision logging on
     (``ST_TRACE_ON`` = 2) the list and the answer go into the trace buffer."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if is_club_nb(pol[seat]) and decision == DEC_DISCARD:
@@ -554,6 +557,9 @@ def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan)
                             pol[seat], params[seat], opts, n)
     elif is_club_nb(pol[seat]):
         i = club_decide_nb(rules, S, seat, pol[seat], params[seat], decision, opts, n)
+    elif pol[seat] == POLICY_USER:
+        i = 0 if n == 1 else user_decide_nb(rules, hands, melds, pile, st, seatv, sidev, rng, ws,
+                                            seat, pol, params[seat], decision, opts, n)
     else:
         i = decide_nb(rules, pol[seat], params[seat], decision, opts, n, hands[seat], melds,
                       side_of_nb(st, seat), rng, STREAM_POLICY + seat, ws[WS_SCORES])
@@ -788,6 +794,13 @@ def score_side_nb(rules, S, side, out):
 # ---- whole deals ----------------------------------------------------------------------------
 
 @kernel
+def play_one_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """:func:`play_turn_nb` as a function of its own: the turn's code is compiled once and
+    shared by every kernel that plays turns (whole deals, and kernels/midgame.py)."""
+    return play_turn_nb(rules, S, buf, seat, pol, params, opts, plan)
+
+
+@kernel
 def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
@@ -797,7 +810,7 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
     seat = (st[ST_DEALER] + 1) % n
     over = False
     for _ in range(MAX_TURNS):
-        over = play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER
+        over = play_one_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER
         if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
             st[ST_CHECK_FAILS] += 1
         if over:
@@ -852,6 +865,8 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
     for i in range(out.shape[0]):
         play_deal_nb(record[0], S, buf, seed, first_deal + i, -1, pol, params, scores_before, opts,
                      plan, out[i])
+        if user_failed_nb(pol, first_deal + i):
+            break                             # the Python face raises (kernels/user.py)
 
 
 @entry
@@ -865,6 +880,7 @@ def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf, decis
     plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     record = rules_record_nb(rules)
     play_deal_nb(record[0], S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
+    user_failed_nb(pol, deal)
     return S[4][ST_TRACE_POS]
 
 

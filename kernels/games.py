@@ -35,6 +35,7 @@ from .layout import (
 from .plans import MAX_PLANS
 from .rules_nb import Tie
 from .state import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS, new_state_nb, rules_record_nb
+from .user import user_failed_nb
 
 GAME_ON = -1                                      # game_over_nb: the game goes on
 
@@ -87,6 +88,8 @@ def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_r
         for side in range(rules.num_sides):
             cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]   # R58
         k += 1
+        if user_failed_nb(pol, game * GAME_STRIDE + k - 1):
+            break                           # the Python face raises (kernels/user.py)
         ended, winner = game_over_nb(rules, cum)
     if ended == GAME_ON:
         ended = GAME_CUT
@@ -116,6 +119,8 @@ def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params,
             return g, used
         used += play_game_nb(record[0], S, buf, seed, first_game + g, pol, params, opts, plan,
                              cum, games_out[g], rows[used:], extras[used:])
+        if user_failed_nb(pol, -1):
+            return g + 1, used
     return games_out.shape[0], used
 
 
@@ -130,4 +135,5 @@ def trace_game_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, ro
     record = rules_record_nb(rules)
     play_deal_nb(record[0], S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row)
+    user_failed_nb(pol, deal)
     return S[4][ST_TRACE_POS]

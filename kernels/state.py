@@ -96,7 +96,9 @@ WS_SCORES = 10       # policies: one score per option (MAX_OPTS wide)
 WS_CHECK_HAVE = 11   # cards_conserved_nb
 WS_CHECK_WANT = 12   # cards_conserved_nb
 WS_UNSEEN = 13       # club players: cards of each kind the deciding seat has not seen
-WS_ROWS = 14
+WS_USER_VIEW = 14    # user policies (kernels/user.py): the seat's view
+WS_USER_OPTS = 15    # ... and a copy of the options, five ints each, across 5 rows
+WS_ROWS = 20
 WS_COLS = 1280      # = actions.MAX_OPTS: WS_SCORES holds one score per option
 WM_SAVE = 0          # snapshot of the side's melds
 WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld

@@ -1,0 +1,246 @@
+"""``canasta-sim check-policy``: show that a policy keeps to the interface and plays fair.
+
+Four checks, each on real deals of the chosen rule set:
+
+* **interface** -- the deals play to the end: every answer is a legal option index, nothing
+  raised (an error names the decision; a compiled policy that raised is played again as
+  plain Python to show the exception);
+* **repeatable** -- playing the same deals again gives the same rows (a policy that reads
+  ``np.random`` or a clock fails here);
+* **information** (docs/rules.md: what a seat may know) -- positions are taken from real deals at a random turn of
+  a seat the policy plays; the cards hidden from that seat (the other hands, except cards
+  known from pile takes, and the stock below the cards the turn can draw) are shuffled
+  among themselves, and the seat's turn is played from both positions.  Its decisions and
+  moves must be identical up to the first event of another seat (a partner's answer may
+  rightly differ);
+* **rules** -- traces of the deals are replayed by canasta-sim's own referee
+  (:mod:`canasta_sim.referee`, which never calls the kernels) and audited for card
+  conservation and the score identity (:mod:`canasta_sim.audit`).  The replay covers the
+  four-player partnership rule sets with ``draw_count=1`` and red-three replacement after
+  the deal; for other rule sets the audit alone runs, and the report says so.
+"""
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+FIXED_STOCK = 8            # stock cards a turn may draw (draws and red-three replacements)
+MAX_TURN = 60              # positions are taken at a turn in 0..MAX_TURN-1
+
+
+class Check(NamedTuple):
+    """One check's outcome: its name, whether it passed, and a line saying what was done."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+# --------------------------------------------------------------------------------------------
+# The information check
+# --------------------------------------------------------------------------------------------
+
+def rearrange_hidden(S, seat: int, rng) -> bool:
+    """Shuffle, in place, the cards of state ``S`` hidden from ``seat``: every other hand's
+    cards that are not public (SEAT_KNOWN), keeping hand sizes, and the stock below its top
+    FIXED_STOCK cards (red threes stay where they are).  Returns whether anything moved."""
+    from canasta_sim.kernels import state
+    from canasta_sim.kernels.cards import NKINDS, RED3
+
+    hands, _, deck, _, st, seatv = S[0], S[1], S[2], S[3], S[4], S[5]
+    others = [s for s in range(int(st[state.ST_NSEATS])) if s != seat]
+    pool, sizes = [], {}
+    for s in others:
+        hidden = hands[s] - seatv[s, state.SEAT_KNOWN:state.SEAT_KNOWN + NKINDS]
+        hidden = np.maximum(hidden, 0)
+        sizes[s] = hidden.copy()
+        for kind in range(NKINDS):
+            pool += [kind] * int(hidden[kind])
+    lo = int(st[state.ST_STOCK_POS]) + FIXED_STOCK
+    hi = int(st[state.ST_DECK_N])
+    slots = [i for i in range(lo, hi) if deck[i] != RED3]
+    pool += [int(deck[i]) for i in slots]
+    before = list(pool)
+    rng.shuffle(pool)
+    at = 0
+    for s in others:
+        count = int(sizes[s].sum())
+        hands[s] -= sizes[s]
+        for kind in pool[at:at + count]:
+            hands[s, kind] += 1
+        at += count
+    for i, kind in zip(slots, pool[at:]):
+        deck[i] = kind
+    return pool != before
+
+
+def _rows(n: int) -> np.ndarray:
+    """Zeroed result rows for ``n`` deals."""
+    from canasta_sim.kernels import layout
+    return np.zeros((n, layout.NCOLS), np.int64)
+
+
+def _copy_state(S):
+    return tuple(a.copy() for a in S)
+
+
+def _own_events(buf, used: int, seat: int) -> list:
+    """The turn's events (as int lists) up to the first event of another seat or an ask's
+    answer: what the seat itself decided and did."""
+    from canasta_sim.kernels import layout
+
+    events, pos = [], 0
+    while pos < used:
+        code, who, n = int(buf[pos]), int(buf[pos + 1]), int(buf[pos + 4])
+        event = [int(x) for x in buf[pos:pos + layout.EV_HEADER + n]]
+        pos += layout.EV_HEADER + n
+        if (who >= 0 and who != seat) or code == layout.EV_ASK:
+            break
+        events.append(event)
+    return events
+
+
+def information_check(plan, positions: int = 200, seed: int = 1) -> Check:
+    """Play ``positions`` turns of the plan's user seats (every seat if it has none) twice,
+    the second time with the hidden cards rearranged; the seat's play must not change."""
+    from canasta_sim.kernels import state
+    from canasta_sim.kernels.midgame import play_turn_traced_nb, play_until_nb
+    from canasta_sim.runner import check_policy_table, policy_table
+
+    seats = [s for s, u in enumerate(plan.users) if u is not None] or \
+        list(range(plan.rules.num_players))
+    rng = np.random.default_rng(seed)
+    buf1 = np.zeros(1 << 18, np.int32)
+    buf2 = np.zeros(1 << 18, np.int32)
+    tested = moved = 0
+    deal = plan.first_deal
+    while tested < positions:
+        S = state.new_state()
+        table = policy_table(plan)
+        turn = int(rng.integers(0, MAX_TURN))
+        seat = play_until_nb(plan.rules_nb, plan.seed, deal, table, plan.params,
+                             plan.scores_before, turn, S)
+        check_policy_table(plan, table)
+        deal += 1
+        if seat < 0 or seat not in seats:
+            continue
+        S2 = _copy_state(S)
+        moved += rearrange_hidden(S2, seat, rng)
+        results = []
+        for position, buf in ((S, buf1), (S2, buf2)):
+            table = policy_table(plan)
+            used = play_turn_traced_nb(plan.rules_nb, position, seat, table, plan.params, buf)
+            check_policy_table(plan, table)
+            results.append(_own_events(buf, used, seat))
+        tested += 1
+        if results[0] != results[1]:
+            return Check("information", False,
+                         f"deal {deal - 1}, turn {turn}, seat {seat} ({plan.names[seat]}): "
+                         "the seat played differently when the cards hidden from it were "
+                         "rearranged (docs/rules.md: what a seat may know)")
+    return Check("information", True,
+                 f"{tested} turns from real deals replayed with the hidden cards rearranged "
+                 f"({moved} positions had hidden cards to move): the seat's play never "
+                 "changed")
+
+
+# --------------------------------------------------------------------------------------------
+# The other checks
+# --------------------------------------------------------------------------------------------
+
+def interface_check(plan):
+    """Play the plan's deals; returns (Check, rows, deals per second on one thread)."""
+    from canasta_sim.runner import play_range
+
+    out = _rows(plan.deals)
+    start = time.perf_counter()
+    play_range(plan, plan.first_deal, out)
+    seconds = time.perf_counter() - start
+    return Check("interface", True, f"{plan.deals} deals played to the end: every answer a "
+                 "legal option index, no exception"), out, plan.deals / max(seconds, 1e-9)
+
+
+def repeat_check(plan, rows) -> Check:
+    """Play the deals again: the rows must be identical."""
+    from canasta_sim.runner import play_range
+
+    again = _rows(plan.deals)
+    play_range(plan, plan.first_deal, again)
+    same = np.array_equal(rows, again)
+    if same:
+        return Check("repeatable", True, f"the same {plan.deals} deals played again gave "
+                     "identical rows")
+    deal = plan.first_deal + int(np.nonzero((rows != again).any(axis=1))[0][0])
+    return Check("repeatable", False, f"deal {deal} gave another result when played again: "
+                 "the policy depends on something other than its arguments (np.random, "
+                 "time, a global)")
+
+
+def rules_check(plan, deals: int) -> Check:
+    """Replay ``deals`` traced deals with the referee (where it applies) and audit them."""
+    from canasta_sim.audit import audit_deal
+    from canasta_sim.referee.replay import replay_deals, supports
+    from canasta_sim.trace import decode_events, run_traced
+
+    events = []
+    for deal in range(plan.first_deal, plan.first_deal + deals):
+        buf, row = run_traced(plan, deal)
+        events.append(decode_events(buf, plan, deal, row))
+    problems = []
+    for deal in events:
+        problems += audit_deal(deal, plan.rules)
+    if not supports(plan.rules):
+        ok = not problems
+        return Check("rules", ok, f"{deals} traced deals audited (cards conserved, score "
+                     f"identity): {len(problems)} problems; the rules replay does not cover "
+                     "this rule set (four-player partnerships, draw_count=1, red threes "
+                     "replaced after the deal)" + (f"; first: {problems[0]}" if problems else ""))
+    violations, _ = replay_deals(events, plan.rules)
+    ok = not problems and not violations
+    first = ""
+    if violations:
+        first = f"; first: deal {violations[0].deal}, {violations[0].rule}: {violations[0].msg}"
+    elif problems:
+        first = f"; first: {problems[0]}"
+    return Check("rules", ok, f"{deals} traced deals replayed against the rules: "
+                 f"{len(violations)} violations; audit: {len(problems)} problems{first}")
+
+
+def check_policy(policies: str, rules: str = "classic", deals: int = 300, seed: int = 1,
+                 positions: int = 200, traced: int = 100):
+    """Run every check; returns (list of Check, deals per second of the interface run).
+    Bad input (an unknown policy, a policy that does not compile) raises BadInput before
+    any deal is played; a policy that breaks the interface while playing fails the
+    interface check with the error's text."""
+    from canasta_sim.runner import prepare
+    from canasta_sim.user_policy import PolicyError
+
+    plan = prepare(deals, seed, rules, policies)
+    try:
+        interface, rows, rate = interface_check(plan)
+    except PolicyError as exc:
+        return [Check("interface", False, explain_failure(plan, exc))], 0.0
+    checks = [interface, repeat_check(plan, rows),
+              information_check(plan, positions, seed), rules_check(plan, min(traced, deals))]
+    return checks, rate
+
+
+def explain_failure(plan, exc) -> str:
+    """The error's text; for a compiled policy that raised, also the Python exception found
+    by playing the same deal again with the policy as plain Python."""
+    text = str(exc)
+    info = getattr(exc, "info", None)
+    if not info or info.get("kind") != "raised" or info["user"].python:
+        return text
+    from canasta_sim.runner import play_range
+    from canasta_sim.user_policy import PolicyError
+
+    users = tuple(u._replace(python=True) if u is not None else None for u in plan.users)
+    slow = plan._replace(users=users)
+    try:
+        play_range(slow, info["deal"], _rows(1))
+    except PolicyError as again:
+        return f"{text}; as plain Python: {again}"
+    return text + "; as plain Python the deal plays without an exception"
