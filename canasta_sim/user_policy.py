@@ -383,12 +383,15 @@ def loaded_function(digest: str, func: str):
 
 
 def _numba_entry(user: UserPolicy, fn):
-    """Compile (or load from numba's cache) the wrapper of a numba policy; (address, cfunc)."""
-    check_compiles(user, fn)
-    from canasta_sim._cache import kernels_hash, kernels_dir
+    """Compile (or load from numba's cache) the wrapper of a numba policy; (address, cfunc).
+    The user's function is checked first (numba's own messages are long), unless a cached
+    wrapper shows that this version of it was checked and compiled before."""
+    from canasta_sim._cache import kernels_dir, kernels_hash
 
     tag = f"{_stem(user.path)}_{user.digest}_{user.func}_{kernels_hash(kernels_dir(), 8)}"
     file = _cache_folder() / f"wrap_{tag}.py"
+    if not any((file.parent / "__pycache__").glob(f"{file.stem}.entry-*.nbi")):
+        check_compiles(user, fn)
     text = WRAPPER.format(canonical=user.canonical, digest=user.digest, func=user.func)
     if not file.is_file() or file.read_text(encoding="utf-8") != text:
         _write_new(file, text)
