@@ -264,3 +264,31 @@ def test_information_check_passes_built_in_and_user_policies(policy):
     plan = prepare(10, 1, "classic", policy)
     check = fairness.information_check(plan, positions=80, seed=3)
     assert check.ok, check.detail
+
+
+def test_tune_takes_a_user_policy_with_boxes():
+    from canasta_sim.tune import parse_space
+    space = parse_space(f"{EXAMPLE}:pile_hungry(wild_penalty=40)", "wild_penalty=0:100")
+    assert space.names == ("wild_penalty",) and space.start.tolist() == [40.0]
+    assert not space.integer[0] and "pile_hungry@" in space.policy_text([55.0])
+    assert space.policy_text([55.0]).endswith("(wild_penalty=55)")
+    with pytest.raises(BadInput, match="has no search range: accepted: its box given as LO:HI"):
+        parse_space(f"{EXAMPLE}:pile_hungry", "wild_penalty")
+    with pytest.raises(BadInput, match="has no parameters to tune"):
+        parse_space(spec("same_as_random"), "x=0:1")
+
+
+def test_a_registered_entry_point_is_found_by_name(tmp_path, monkeypatch):
+    package = tmp_path / "fancy_policies"
+    package.mkdir()
+    (package / "__init__.py").write_text(FILE.read_text())
+    info = tmp_path / "fancy_policies-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fancy-policies\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[canasta_sim.policies]\nfancy = fancy_policies:same_as_random\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plan = prepare(30, 5, "classic", "fancy")
+    assert plan.names[0].startswith("fancy@") and plan.users[0].func == "same_as_random"
+    np.testing.assert_array_equal(rows(plan), rows(prepare(30, 5, "classic", "random")))
+    assert prepare(1, 5, "classic", "greedy").users == ()
