@@ -74,6 +74,7 @@ class UserPolicy(NamedTuple):
 
 _LOCK = threading.RLock()
 _PARSED: dict = {}        # canonical label@digest -> UserPolicy, filled by parse_user
+_SOURCES: dict = {}       # digest -> (path, text) of files sent by another process
 _LOADED: dict = {}        # (digest, func) -> the user's function object
 _ENTRIES: dict = {}       # (digest, func, python) -> (address, object keeping it alive)
 _FAILURES: dict = {}      # digest -> (message) of the last Python-path failure
@@ -95,7 +96,8 @@ def parse_user(text: str, builtin: bool = False):
     file or function that cannot be used."""
     match = SPEC.match(text)
     if match is not None:
-        user = load_file(match.group("file").strip(), match.group("func"))
+        user = load_file(match.group("file").strip(), match.group("func"),
+                         match.group("digest"))
     else:
         match = NAMED.match(text)
         if builtin or match is None:
@@ -171,17 +173,35 @@ def _digest(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:DIGEST_LEN]
 
 
-def load_file(file: str, func: str) -> UserPolicy:
-    """Read and import ``file`` and find ``func`` in it; PolicyError if either is unusable."""
+def load_file(file: str, func: str, digest: Optional[str] = None) -> UserPolicy:
+    """Read and import ``file`` and find ``func`` in it; PolicyError if either is unusable.
+    With ``digest``, a file of that digest sent by another process (:func:`receive_sources`)
+    is used when the file here is missing or has changed."""
     label = f"{file}:{func}"
     path = Path(file).expanduser()
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
+        if digest in _SOURCES:
+            return _make(label, func, *_SOURCES[digest])
         reason = getattr(exc, "strerror", None) or str(exc)
         raise PolicyError(f"policy file {file!r} cannot be read ({reason}): accepted: a "
                           "readable Python file, as in my_policy.py:mine") from None
+    if digest is not None and digest != _digest(source) and digest in _SOURCES:
+        return _make(label, func, *_SOURCES[digest])
     return _make(label, func, str(path.resolve()), source)
+
+
+def sent_sources() -> list:
+    """(path, text) of every user file parsed in this process: what a Dask coordinator sends
+    with each task, so a worker plays the very same versions without the files."""
+    return sorted({(u.path, u.source) for u in _PARSED.values()})
+
+
+def receive_sources(sources) -> None:
+    """Make the (path, text) files of another process available by digest."""
+    for path, source in sources or ():
+        _SOURCES[_digest(source)] = (path, source)
 
 
 def load_entry_point(name: str) -> Optional[UserPolicy]:

@@ -292,3 +292,43 @@ def test_a_registered_entry_point_is_found_by_name(tmp_path, monkeypatch):
     assert plan.names[0].startswith("fancy@") and plan.users[0].func == "same_as_random"
     np.testing.assert_array_equal(rows(plan), rows(prepare(30, 5, "classic", "random")))
     assert prepare(1, 5, "classic", "greedy").users == ()
+
+
+def _two_arm_study(tmp_path, policy_file):
+    path = tmp_path / "study.toml"
+    path.write_text('[study]\nname = "mine"\nseed = 3\ndeals = 200\nshard_size = 100\n'
+                    '[[arms]]\nname = "greedy"\npolicies = "greedy"\n'
+                    f'[[arms]]\nname = "mine"\npolicies = "{policy_file}:same_as_random"\n')
+    return path
+
+
+def test_dask_writes_the_same_files_and_a_worker_needs_no_copy_of_the_file(tmp_path):
+    """A worker gets the user files' text with each task: with the file gone it still plays
+    the very same shard."""
+    pytest.importorskip("distributed")
+    from canasta_sim import study
+    from canasta_sim.study import execute
+    from canasta_sim.user_policy import sent_sources
+
+    copy = tmp_path / "gone_policy.py"
+    shutil.copy(FILE, copy)
+    threads, dask = tmp_path / "threads", tmp_path / "dask"
+    study.run(str(_two_arm_study(tmp_path, copy)), str(threads), threads=1, report=False)
+    study.run(str(_two_arm_study(tmp_path, copy)), str(dask), executor="dask", workers=2,
+              report=False)
+    shards = sorted(p.relative_to(threads) for p in (threads / "data").rglob("*.parquet"))
+    assert len(shards) == 4
+    for rel in shards:
+        assert (threads / rel).read_bytes() == (dask / rel).read_bytes(), rel
+    blob = tmp_path / "task.pickle"
+    blob.write_bytes(pickle.dumps(((threads / "study.toml").read_text(),
+                                   execute.current_kernels_hash(), sent_sources())))
+    copy.unlink()
+    worker = tmp_path / "worker"
+    code = ("import pickle\nfrom canasta_sim.study import execute\n"
+            f"spec, kernels, sources = pickle.loads(open({str(blob)!r}, 'rb').read())\n"
+            f"execute.dask_task(spec, 'mine', 100, 100, {str(worker)!r}, kernels, sources)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    rel = [p for p in shards if "arm=mine" in str(p) and "part-100-" in p.name][0]
+    assert (worker / rel).read_bytes() == (threads / rel).read_bytes()
