@@ -74,7 +74,7 @@ class UserPolicy(NamedTuple):
 
 _LOCK = threading.RLock()
 _PARSED: dict = {}        # canonical label@digest -> UserPolicy, filled by parse_user
-_SOURCES: dict = {}       # digest -> (path, text) of files sent by another process
+_SOURCES: dict = {}       # digest -> {path: text} of files sent by another process
 _LOADED: dict = {}        # (digest, func) -> the user's function object
 _ENTRIES: dict = {}       # (digest, func, python) -> (address, object keeping it alive)
 _FAILURES: dict = {}      # digest -> (message) of the last Python-path failure
@@ -183,13 +183,20 @@ def load_file(file: str, func: str, digest: Optional[str] = None) -> UserPolicy:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         if digest in _SOURCES:
-            return _make(label, func, *_SOURCES[digest])
+            return _make(label, func, *_sent(digest, path))
         reason = getattr(exc, "strerror", None) or str(exc)
         raise PolicyError(f"policy file {file!r} cannot be read ({reason}): accepted: a "
                           "readable Python file, as in my_policy.py:mine") from None
     if digest is not None and digest != _digest(source) and digest in _SOURCES:
-        return _make(label, func, *_SOURCES[digest])
+        return _make(label, func, *_sent(digest, path))
     return _make(label, func, str(path.resolve()), source)
+
+
+def _sent(digest: str, path: Path) -> tuple:
+    """(path, text) of a sent file of ``digest``: the one sent for ``path`` if there is one."""
+    files = _SOURCES[digest]
+    where = str(path.expanduser().resolve())
+    return (where, files[where]) if where in files else sorted(files.items())[0]
 
 
 def sent_sources() -> list:
@@ -201,7 +208,7 @@ def sent_sources() -> list:
 def receive_sources(sources) -> None:
     """Make the (path, text) files of another process available by digest."""
     for path, source in sources or ():
-        _SOURCES[_digest(source)] = (path, source)
+        _SOURCES.setdefault(_digest(source), {})[path] = source
 
 
 def load_entry_point(name: str) -> Optional[UserPolicy]:
@@ -398,8 +405,14 @@ def _c_signature():
 
 
 def loaded_function(digest: str, func: str):
-    """The user function already loaded in this process (for the generated wrapper)."""
-    return _LOADED[(digest, func)]
+    """The user function already loaded in this process, compiled again with numba's bounds
+    checking (for the generated wrapper): an index outside an array raises IndexError, which
+    the wrapper reports, instead of reading or writing memory it does not own."""
+    key = (digest, func, "boundscheck")
+    if key not in _LOADED:
+        from numba import njit
+        _LOADED[key] = njit(boundscheck=True)(_LOADED[(digest, func)].py_func)
+    return _LOADED[key]
 
 
 def _numba_entry(user: UserPolicy, fn):
@@ -411,7 +424,7 @@ def _numba_entry(user: UserPolicy, fn):
     tag = f"{_stem(user.path)}_{user.digest}_{user.func}_{kernels_hash(kernels_dir(), 8)}"
     file = _cache_folder() / f"wrap_{tag}.py"
     if not any((file.parent / "__pycache__").glob(f"{file.stem}.entry-*.nbi")):
-        check_compiles(user, fn)
+        check_compiles(user, loaded_function(user.digest, user.func))
     text = WRAPPER.format(canonical=user.canonical, digest=user.digest, func=user.func)
     if not file.is_file() or file.read_text(encoding="utf-8") != text:
         _write_new(file, text)

@@ -157,6 +157,14 @@ def test_a_compiled_policy_that_raises_is_reported():
         rows(prepare(20, 1, "classic", spec("raises_at_discard")))
 
 
+def test_an_index_outside_an_array_is_an_error_not_a_crash():
+    with pytest.raises(PolicyError, match="raised an exception at a discard decision"):
+        rows(prepare(20, 1, "classic", spec("reads_past_the_options")))
+    result = CliRunner().invoke(cli, ["check-policy", spec("reads_past_the_options"),
+                                      "--deals", "5"])
+    assert result.exit_code == 1 and "IndexError" in result.output
+
+
 def test_a_python_policy_that_raises_shows_the_exception_and_line():
     with pytest.raises(PolicyError) as info:
         rows(prepare(20, 1, "classic", spec("python_raises")))
