@@ -340,3 +340,11 @@ def test_dask_writes_the_same_files_and_a_worker_needs_no_copy_of_the_file(tmp_p
     assert result.returncode == 0, result.stderr
     rel = [p for p in shards if "arm=mine" in str(p) and "part-100-" in p.name][0]
     assert (worker / rel).read_bytes() == (threads / rel).read_bytes()
+
+
+def test_compare_names_a_user_policy_arm_by_its_function(tmp_path):
+    result = CliRunner().invoke(cli, ["compare", "--policies", f"{EXAMPLE}:pile_hungry",
+                                      "--policies", "greedy", "--games", "40", "--out",
+                                      str(tmp_path / "cmp")])
+    assert result.exit_code == 0, result.output
+    assert "pile_hungry-vs-greedy" in (tmp_path / "cmp" / "study.toml").read_text()
