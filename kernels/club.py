@@ -235,14 +235,16 @@ def min_opponent_hand_nb(hands, st, seat):
 
 @kernel
 def lead_nb(melds, st, sidev, seat):
-    """This side's cumulative score plus table points, minus the best other side's."""
+    """This side's cumulative score plus table points (300 a canasta, 10 a melded card),
+    minus the best other side's; one pass over each side's ranks."""
     side = side_of_nb(st, seat)
     mine = 0
     best_other = -10 ** 9
     for k in range(st[ST_NSIDES]):
-        value = sidev[k, SIDE_SCORE_BEFORE] + 300 * canastas_nb(melds, k)
+        value = sidev[k, SIDE_SCORE_BEFORE]
         for r in range(FIRST_NATURAL, NKINDS):
-            value += 10 * meld_size_nb(melds, k, r)
+            size = meld_size_nb(melds, k, r)
+            value += 10 * size + 300 * (size >= 7)                       # R23: a canasta
         if k == side:
             mine = value
         else:
@@ -370,8 +372,12 @@ def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, p
 
 @kernel
 def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas):
-    """Whether the player wants to go out now that it can (``canastas``: its side's)."""
+    """Whether the player wants to go out now that it can (``canastas``: its side's).
+    The reasons are pure facts, tried cheapest first: ``careful`` and ``expert`` want out
+    once the side has ``want_canastas`` canastas, whatever the rest says."""
     if policy == POLICY_RUSH:
+        return True
+    if policy != POLICY_BUILDER and canastas >= params[P_WANT_CANASTAS]:
         return True
     if stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count):
         return True                                                   # late
@@ -379,9 +385,7 @@ def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canas
         return True                                                   # threatened
     if policy == POLICY_BUILDER:
         return lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
-    if policy == POLICY_EXPERT and lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]:
-        return True
-    return canastas >= params[P_WANT_CANASTAS]
+    return policy == POLICY_EXPERT and lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
 
 
 @kernel
@@ -438,13 +442,15 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
         rules, hand_row, melds, side)
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas)
     keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
-    out = -1                               # leaves a last card to discard (going out)
+    can_out = False                        # leaves a last card to discard (going out)
     if not planning and not survey_rules_out_nb(rules, stray, reach):
-        n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
-                                True, False, plans, ws)
-        out = best_plan_nb(plans, n_out)
-        if out >= 0 and (wanted or must_go_out_nb(st)):
-            return OPT_GO_OUT, out, 0, 0, 0
+        if wanted or must_go_out_nb(st):
+            out = club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans, ws)
+            if out >= 0:
+                return OPT_GO_OUT, out, 0, 0, 0
+        else:                              # out only when nothing else is legal: a plan?
+            can_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat,
+                                      st[ST_TURN_TAKE] == 0, True, True, plans, ws) > 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         ranks = new3 if new == 0 else adds
         if ranks == 0:
@@ -474,10 +480,20 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
             return OPT_ADD, r, 0, de, 1 - de
     if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
         return OPT_STOP, 0, 0, 0, 0
-    if out >= 0:
-        return OPT_GO_OUT, out, 0, 0, 0
+    if can_out:
+        return OPT_GO_OUT, club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans,
+                                             ws), 0, 0, 0
     return greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
                                  ws)
+
+
+@kernel
+def club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans, ws):
+    """List the going-out plans (kernels/plans.py) and return the index of the one of the
+    highest score for the side, or -1 if there is none."""
+    n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
+                            True, False, plans, ws)
+    return best_plan_nb(plans, n_out)
 
 
 @kernel
