@@ -60,6 +60,7 @@ from .actions import (
     OPT_NEW,
     OPT_STOP,
     OPT_YES,
+    meld_stop_legal_nb,
     must_go_out_nb,
     step_legal_nb,
     stop_legal_nb,
@@ -140,17 +141,14 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
     if decision == DEC_DISCARD:
         return club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN],
                                seat, policy, params, opts, n)
-    best = 0
-    best_score = -1e18
+    if decision == DEC_ASK:                   # the same answer whatever the option: once
+        kind, agree = OPT_ASK, asks_partner_nb(rules, S, seat, policy, params)
+    else:
+        kind, agree = OPT_YES, answers_yes_nb(rules, S, seat, policy, params)
     for i in range(n):
-        if decision == DEC_ASK:
-            score = ask_score_nb(rules, S, seat, policy, params, opts[i, 0])
-        else:
-            score = answer_score_nb(rules, S, seat, policy, params, opts[i, 0])
-        if score > best_score:
-            best = i
-            best_score = score
-    return best
+        if (opts[i, 0] == kind) == agree:
+            return i                          # the first option that says what it wants
+    return 0
 
 
 @kernel
@@ -224,12 +222,15 @@ def next_seat_nb(st, seat):
 
 @kernel
 def min_opponent_hand_nb(hands, st, seat):
-    """The fewest cards any opponent holds (hand sizes are public)."""
+    """The fewest cards any opponent holds (hand sizes are public); seat s sits on side
+    s % sides (side_of_nb), counted along rather than divided for every seat."""
     side = side_of_nb(st, seat)
     fewest = 1000
+    k = 0
     for s in range(st[ST_NSEATS]):
-        if side_of_nb(st, s) != side:
+        if k != side:
             fewest = min(fewest, row_total_nb(hands[s]))
+        k = 0 if k + 1 == st[ST_NSIDES] else k + 1
     return fewest
 
 
@@ -389,8 +390,10 @@ def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canas
 
 
 @kernel
-def ask_score_nb(rules, S, seat, policy, params, kind):
-    """Whether to ask the partner for permission to go out (R42)."""
+def asks_partner_nb(rules, S, seat, policy, params):
+    """Whether to ask the partner for permission to go out (R42): with asking required,
+    when it wants to go out (``expert`` always asks); otherwise only ``expert``, when it does
+    not want to go out on its own (:func:`never_asks_nb`)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params,
                               canastas_nb(melds, side_of_nb(st, seat)))
@@ -398,11 +401,19 @@ def ask_score_nb(rules, S, seat, policy, params, kind):
         asking = wanted or policy == POLICY_EXPERT
     else:
         asking = policy == POLICY_EXPERT and not wanted
-    return 1.0 if (kind == OPT_ASK) == asking else 0.0
+    return asking
 
 
 @kernel
-def answer_score_nb(rules, S, seat, policy, params, kind):
+def never_asks_nb(rules, policy):
+    """``careful``, ``rush`` and ``builder`` never ask their partner unless asking is
+    required (:func:`asks_partner_nb`), so their ask decision need not be offered."""
+    return rules.ask_permission != Ask.REQUIRED and policy != POLICY_EXPERT and \
+        is_club_nb(policy)
+
+
+@kernel
+def answers_yes_nb(rules, S, seat, policy, params):
     """The answer to the partner's question: every club player says yes, except that
     ``expert`` says no while its own hand holds more than ``answer_max_hand`` points, its
     side leads (by 0 or more) and the stock is above ``endgame_stock``."""
@@ -414,7 +425,7 @@ def answer_score_nb(rules, S, seat, policy, params, kind):
             points += hands[seat, k] * card_value_nb(rules, k)
         late = stock_left_nb(st) <= params[P_ENDGAME_STOCK]
         yes = points <= params[P_ANSWER_MAX_HAND] or lead_nb(melds, st, sidev, seat) < 0 or late
-    return 1.0 if (kind == OPT_YES) == yes else 0.0
+    return yes
 
 
 @kernel
@@ -478,7 +489,8 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                                         planning, plans, ws)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de
-    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
+    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws) \
+            if planning else meld_stop_legal_nb(st, h):
         return OPT_STOP, 0, 0, 0, 0
     if can_out:
         return OPT_GO_OUT, club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans,
