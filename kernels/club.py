@@ -263,12 +263,16 @@ def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
     unseen[JOKER] = rules.num_jokers - hands[seat, JOKER]
     unseen[BLACK3] = 2 * rules.num_packs - hands[seat, BLACK3]          # R2: two per pack
     unseen[RED3] = 0
+    wilds_melded = 0                 # deuces and jokers on melds, summed apart (the same
+    jokers_melded = 0                # integers, without a store to unseen per meld)
     for k in range(st[ST_NSIDES]):
         for r in range(FIRST_NATURAL, NKINDS):
             unseen[r] -= melds[k, r, M_NAT]
-            unseen[DEUCE] -= melds[k, r, M_DEUCE]
-            unseen[JOKER] -= melds[k, r, M_JOKER]
+            wilds_melded += melds[k, r, M_DEUCE]
+            jokers_melded += melds[k, r, M_JOKER]
         unseen[BLACK3] -= melds[k, BLACK3, M_NAT]
+    unseen[DEUCE] -= wilds_melded
+    unseen[JOKER] -= jokers_melded
     for i in range(st[ST_PILE_N]):
         unseen[pile[i]] -= 1
     for s in range(st[ST_NSEATS]):
@@ -292,7 +296,7 @@ def pair_chance_memo_nb(known, last_discarded, u, pool, unknown_hand, memo):
         return pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
     c = (1 - known) * MEMO_U + u
     if memo[c] < 0.0:
-        memo[c] = pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
+        memo[c] = hypergeometric_pair_nb(known, u, pool, unknown_hand)
     return memo[c]
 
 
@@ -309,6 +313,13 @@ def pair_chance_nb(known, last_discarded, u, pool, unknown_hand):
         return LAST_DISCARD_PAIR
     if pool < 0:
         return GUESS_PAIR if known == 0 else GUESS_PAIR_ONE_KNOWN
+    return hypergeometric_pair_nb(known, u, pool, unknown_hand)
+
+
+@kernel
+def hypergeometric_pair_nb(known, u, pool, unknown_hand):
+    """:func:`pair_chance_nb` from the count: the chance that ``unknown_hand`` cards drawn
+    from the ``pool`` unseen ones hold the ``2 - known`` missing cards among the ``u``."""
     need = 2 - known
     if unknown_hand <= 0 or pool <= 0 or u < need:
         return 0.0
@@ -451,10 +462,13 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
     # one pass over the ranks (as greedy's): which ranks each part of the walk can use
     canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
         rules, hand_row, melds, side)
-    wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas)
+    spare = spare_wilds_nb(hand_row, st, policy, params)
+    out_open = not planning and not survey_rules_out_nb(rules, stray, reach)
+    wanted = wish_matters_nb(policy, out_open, new3 | adds | sixes, pairs, spare) and \
+        go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas)
     keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
     can_out = False                        # leaves a last card to discard (going out)
-    if not planning and not survey_rules_out_nb(rules, stray, reach):
+    if out_open:
         if wanted or must_go_out_nb(st):
             out = club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans, ws)
             if out >= 0:
@@ -478,7 +492,6 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                                    plans, ws, True)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de                                 # R23
-    spare = spare_wilds_nb(hand_row, st, policy, params)
     if spare >= 1 and h - 3 >= keep and pairs != 0:
         r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                     plans, ws, True)
@@ -497,6 +510,16 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                                              ws), 0, 0, 0
     return greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
                                  ws)
+
+
+@kernel
+def wish_matters_nb(policy, out_open, melds_open, pairs, spare):
+    """Whether :func:`club_meld_step_nb` can use the going-out wish: going out is open, or
+    the survey leaves a step that keeps cards back (naturals to meld, a six-card meld, a
+    pair with a spare wild card, or a spare wild card for a growing meld).  Otherwise only
+    stopping (or a forced step) is left, and neither depends on the wish."""
+    return out_open or melds_open != 0 or (spare >= 1 and (pairs != 0 or
+                                                            policy != POLICY_CAREFUL))
 
 
 @kernel
