@@ -216,8 +216,13 @@ def expert_endgame_nb(st, policy, params):
 @kernel
 def next_seat_nb(st, seat):
     """The seat that plays next (clockwise), who may take this seat's discard; sides sit
-    alternately (R1), so it is always an opponent."""
-    return (seat + 1) % st[ST_NSEATS]
+    alternately (R1), so it is always an opponent.  (No division for a seat of the table.)"""
+    following = seat + 1
+    if following == st[ST_NSEATS]:
+        return 0
+    if 0 <= following < st[ST_NSEATS]:
+        return following
+    return following % st[ST_NSEATS]
 
 
 @kernel
