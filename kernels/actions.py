@@ -365,6 +365,14 @@ def stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans
                                                plans, ws)
         return after_join_can_end_nb(rules, st, seatv, hand_row, melds, pile, seat, h,
                                      pile_rest_nb(st, pile), plans, ws)
+    return meld_stop_legal_nb(st, h)
+
+
+@kernel
+def meld_stop_legal_nb(st, h):
+    """:func:`stop_legal_nb` in the meld phase, for a hand of ``h`` cards: it needs none of
+    the arrays the checks of take melds read, so the meld steps of greedy and the club
+    players ask it directly."""
     if must_go_out_nb(st):
         return False
     if short_of_minimum_nb(st) and st[ST_TURN_MELDED] == 1:

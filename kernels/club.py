@@ -60,6 +60,7 @@ from .actions import (
     OPT_NEW,
     OPT_STOP,
     OPT_YES,
+    meld_stop_legal_nb,
     must_go_out_nb,
     step_legal_nb,
     stop_legal_nb,
@@ -140,17 +141,14 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
     if decision == DEC_DISCARD:
         return club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN],
                                seat, policy, params, opts, n)
-    best = 0
-    best_score = -1e18
+    if decision == DEC_ASK:                   # the same answer whatever the option: once
+        kind, agree = OPT_ASK, asks_partner_nb(rules, S, seat, policy, params)
+    else:
+        kind, agree = OPT_YES, answers_yes_nb(rules, S, seat, policy, params)
     for i in range(n):
-        if decision == DEC_ASK:
-            score = ask_score_nb(rules, S, seat, policy, params, opts[i, 0])
-        else:
-            score = answer_score_nb(rules, S, seat, policy, params, opts[i, 0])
-        if score > best_score:
-            best = i
-            best_score = score
-    return best
+        if (opts[i, 0] == kind) == agree:
+            return i                          # the first option that says what it wants
+    return 0
 
 
 @kernel
@@ -218,31 +216,41 @@ def expert_endgame_nb(st, policy, params):
 @kernel
 def next_seat_nb(st, seat):
     """The seat that plays next (clockwise), who may take this seat's discard; sides sit
-    alternately (R1), so it is always an opponent."""
-    return (seat + 1) % st[ST_NSEATS]
+    alternately (R1), so it is always an opponent.  (No division for a seat of the table.)"""
+    following = seat + 1
+    if following == st[ST_NSEATS]:
+        return 0
+    if 0 <= following < st[ST_NSEATS]:
+        return following
+    return following % st[ST_NSEATS]
 
 
 @kernel
 def min_opponent_hand_nb(hands, st, seat):
-    """The fewest cards any opponent holds (hand sizes are public)."""
+    """The fewest cards any opponent holds (hand sizes are public); seat s sits on side
+    s % sides (side_of_nb), counted along rather than divided for every seat."""
     side = side_of_nb(st, seat)
     fewest = 1000
+    k = 0
     for s in range(st[ST_NSEATS]):
-        if side_of_nb(st, s) != side:
+        if k != side:
             fewest = min(fewest, row_total_nb(hands[s]))
+        k = 0 if k + 1 == st[ST_NSIDES] else k + 1
     return fewest
 
 
 @kernel
 def lead_nb(melds, st, sidev, seat):
-    """This side's cumulative score plus table points, minus the best other side's."""
+    """This side's cumulative score plus table points (300 a canasta, 10 a melded card),
+    minus the best other side's; one pass over each side's ranks."""
     side = side_of_nb(st, seat)
     mine = 0
     best_other = -10 ** 9
     for k in range(st[ST_NSIDES]):
-        value = sidev[k, SIDE_SCORE_BEFORE] + 300 * canastas_nb(melds, k)
+        value = sidev[k, SIDE_SCORE_BEFORE]
         for r in range(FIRST_NATURAL, NKINDS):
-            value += 10 * meld_size_nb(melds, k, r)
+            size = meld_size_nb(melds, k, r)
+            value += 10 * size + 300 * (size >= 7)                       # R23: a canasta
         if k == side:
             mine = value
         else:
@@ -260,12 +268,16 @@ def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
     unseen[JOKER] = rules.num_jokers - hands[seat, JOKER]
     unseen[BLACK3] = 2 * rules.num_packs - hands[seat, BLACK3]          # R2: two per pack
     unseen[RED3] = 0
+    wilds_melded = 0                 # deuces and jokers on melds, summed apart (the same
+    jokers_melded = 0                # integers, without a store to unseen per meld)
     for k in range(st[ST_NSIDES]):
         for r in range(FIRST_NATURAL, NKINDS):
             unseen[r] -= melds[k, r, M_NAT]
-            unseen[DEUCE] -= melds[k, r, M_DEUCE]
-            unseen[JOKER] -= melds[k, r, M_JOKER]
+            wilds_melded += melds[k, r, M_DEUCE]
+            jokers_melded += melds[k, r, M_JOKER]
         unseen[BLACK3] -= melds[k, BLACK3, M_NAT]
+    unseen[DEUCE] -= wilds_melded
+    unseen[JOKER] -= jokers_melded
     for i in range(st[ST_PILE_N]):
         unseen[pile[i]] -= 1
     for s in range(st[ST_NSEATS]):
@@ -289,7 +301,7 @@ def pair_chance_memo_nb(known, last_discarded, u, pool, unknown_hand, memo):
         return pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
     c = (1 - known) * MEMO_U + u
     if memo[c] < 0.0:
-        memo[c] = pair_chance_nb(known, last_discarded, u, pool, unknown_hand)
+        memo[c] = hypergeometric_pair_nb(known, u, pool, unknown_hand)
     return memo[c]
 
 
@@ -306,6 +318,13 @@ def pair_chance_nb(known, last_discarded, u, pool, unknown_hand):
         return LAST_DISCARD_PAIR
     if pool < 0:
         return GUESS_PAIR if known == 0 else GUESS_PAIR_ONE_KNOWN
+    return hypergeometric_pair_nb(known, u, pool, unknown_hand)
+
+
+@kernel
+def hypergeometric_pair_nb(known, u, pool, unknown_hand):
+    """:func:`pair_chance_nb` from the count: the chance that ``unknown_hand`` cards drawn
+    from the ``pool`` unseen ones hold the ``2 - known`` missing cards among the ``u``."""
     need = 2 - known
     if unknown_hand <= 0 or pool <= 0 or u < need:
         return 0.0
@@ -370,8 +389,12 @@ def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, p
 
 @kernel
 def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas):
-    """Whether the player wants to go out now that it can (``canastas``: its side's)."""
+    """Whether the player wants to go out now that it can (``canastas``: its side's).
+    The reasons are pure facts, tried cheapest first: ``careful`` and ``expert`` want out
+    once the side has ``want_canastas`` canastas, whatever the rest says."""
     if policy == POLICY_RUSH:
+        return True
+    if policy != POLICY_BUILDER and canastas >= params[P_WANT_CANASTAS]:
         return True
     if stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count):
         return True                                                   # late
@@ -379,14 +402,14 @@ def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canas
         return True                                                   # threatened
     if policy == POLICY_BUILDER:
         return lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
-    if policy == POLICY_EXPERT and lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]:
-        return True
-    return canastas >= params[P_WANT_CANASTAS]
+    return policy == POLICY_EXPERT and lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
 
 
 @kernel
-def ask_score_nb(rules, S, seat, policy, params, kind):
-    """Whether to ask the partner for permission to go out (R42)."""
+def asks_partner_nb(rules, S, seat, policy, params):
+    """Whether to ask the partner for permission to go out (R42): with asking required,
+    when it wants to go out (``expert`` always asks); otherwise only ``expert``, when it does
+    not want to go out on its own (:func:`never_asks_nb`)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params,
                               canastas_nb(melds, side_of_nb(st, seat)))
@@ -394,11 +417,19 @@ def ask_score_nb(rules, S, seat, policy, params, kind):
         asking = wanted or policy == POLICY_EXPERT
     else:
         asking = policy == POLICY_EXPERT and not wanted
-    return 1.0 if (kind == OPT_ASK) == asking else 0.0
+    return asking
 
 
 @kernel
-def answer_score_nb(rules, S, seat, policy, params, kind):
+def never_asks_nb(rules, policy):
+    """``careful``, ``rush`` and ``builder`` never ask their partner unless asking is
+    required (:func:`asks_partner_nb`), so their ask decision need not be offered."""
+    return rules.ask_permission != Ask.REQUIRED and policy != POLICY_EXPERT and \
+        is_club_nb(policy)
+
+
+@kernel
+def answers_yes_nb(rules, S, seat, policy, params):
     """The answer to the partner's question: every club player says yes, except that
     ``expert`` says no while its own hand holds more than ``answer_max_hand`` points, its
     side leads (by 0 or more) and the stock is above ``endgame_stock``."""
@@ -410,7 +441,7 @@ def answer_score_nb(rules, S, seat, policy, params, kind):
             points += hands[seat, k] * card_value_nb(rules, k)
         late = stock_left_nb(st) <= params[P_ENDGAME_STOCK]
         yes = points <= params[P_ANSWER_MAX_HAND] or lead_nb(melds, st, sidev, seat) < 0 or late
-    return 1.0 if (kind == OPT_YES) == yes else 0.0
+    return yes
 
 
 @kernel
@@ -436,15 +467,20 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
     # one pass over the ranks (as greedy's): which ranks each part of the walk can use
     canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
         rules, hand_row, melds, side)
-    wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas)
+    spare = spare_wilds_nb(hand_row, st, policy, params)
+    out_open = not planning and not survey_rules_out_nb(rules, stray, reach)
+    wanted = wish_matters_nb(policy, out_open, new3 | adds | sixes, pairs, spare) and \
+        go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas)
     keep = 0 if wanted else 2 - extra      # not wanting out: keep two cards, so no meld step
-    out = -1                               # leaves a last card to discard (going out)
-    if not planning and not survey_rules_out_nb(rules, stray, reach):
-        n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
-                                True, False, plans, ws)
-        out = best_plan_nb(plans, n_out)
-        if out >= 0 and (wanted or must_go_out_nb(st)):
-            return OPT_GO_OUT, out, 0, 0, 0
+    can_out = False                        # leaves a last card to discard (going out)
+    if out_open:
+        if wanted or must_go_out_nb(st):
+            out = club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans, ws)
+            if out >= 0:
+                return OPT_GO_OUT, out, 0, 0, 0
+        else:                              # out only when nothing else is legal: a plan?
+            can_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat,
+                                      st[ST_TURN_TAKE] == 0, True, True, plans, ws) > 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         ranks = new3 if new == 0 else adds
         if ranks == 0:
@@ -461,7 +497,6 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                                    plans, ws, True)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de                                 # R23
-    spare = spare_wilds_nb(hand_row, st, policy, params)
     if spare >= 1 and h - 3 >= keep and pairs != 0:
         r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                     plans, ws, True)
@@ -472,12 +507,33 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                                         planning, plans, ws)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de
-    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
+    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws) \
+            if planning else meld_stop_legal_nb(st, h):
         return OPT_STOP, 0, 0, 0, 0
-    if out >= 0:
-        return OPT_GO_OUT, out, 0, 0, 0
+    if can_out:
+        return OPT_GO_OUT, club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans,
+                                             ws), 0, 0, 0
     return greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
                                  ws)
+
+
+@kernel
+def wish_matters_nb(policy, out_open, melds_open, pairs, spare):
+    """Whether :func:`club_meld_step_nb` can use the going-out wish: going out is open, or
+    the survey leaves a step that keeps cards back (naturals to meld, a six-card meld, a
+    pair with a spare wild card, or a spare wild card for a growing meld).  Otherwise only
+    stopping (or a forced step) is left, and neither depends on the wish."""
+    return out_open or melds_open != 0 or (spare >= 1 and (pairs != 0 or
+                                                            policy != POLICY_CAREFUL))
+
+
+@kernel
+def club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans, ws):
+    """List the going-out plans (kernels/plans.py) and return the index of the one of the
+    highest score for the side, or -1 if there is none."""
+    n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
+                            True, False, plans, ws)
+    return best_plan_nb(plans, n_out)
 
 
 @kernel

@@ -39,7 +39,14 @@ from .actions import (
     take_plan_open_nb,
 )
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import club_decide_nb, club_discard_nb, club_meld_step_nb, club_take_nb, is_club_nb
+from .club import (
+    club_decide_nb,
+    club_discard_nb,
+    club_meld_step_nb,
+    club_take_nb,
+    is_club_nb,
+    never_asks_nb,
+)
 from .jit import entry, kernel, turn_step
 from .layout import (
     COL_CHECK_FAILS,
@@ -526,6 +533,8 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         return                              # R47: no meld, so no going out to ask about
     if pol[seat] == POLICY_GREEDY and rules.ask_permission != Ask.REQUIRED:
         return                              # greedy asks only when it must (policies.py)
+    if never_asks_nb(rules, pol[seat]) and st[ST_TRACE_ON] != 2:
+        return                   # nor do careful, rush, builder (a decision log lists it)
     st[ST_TURN_ASK] = 1                       # could he go out if the answer were yes?
     able = can_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
     st[ST_TURN_ASK] = -1

@@ -32,6 +32,7 @@ from .actions import (
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
+    meld_stop_legal_nb,
     new_meld_shape_nb,
     step_legal_nb,
     stop_legal_nb,
@@ -55,6 +56,7 @@ from .state import (
     ST_TURN_TAKE,
     card_value_nb,
     meld_size_nb,
+    row_total_nb,
     side_of_nb,
 )
 
@@ -200,7 +202,8 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                                     plans, ws, True)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
-    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
+    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws) \
+            if planning else meld_stop_legal_nb(st, row_total_nb(hand_row)):
         return OPT_STOP, 0, 0, 0, 0
     return greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
                                  ws)

@@ -190,8 +190,15 @@ def pile_rest_nb(st, pile):
 
 @kernel
 def side_of_nb(st, seat):
-    """Side of a seat: sides sit alternately, side k = seats s with s % sides == k (R1, 2.11)."""
-    return seat % st[ST_NSIDES]
+    """Side of a seat: sides sit alternately, side k = seats s with s % sides == k (R1, 2.11).
+    A table has at most three seats a side, so two conditional subtractions find the
+    remainder without an integer division (which costs more than most of its callers)."""
+    n = st[ST_NSIDES]
+    side = seat - n if seat >= n else seat
+    side = side - n if side >= n else side
+    if side < 0 or side >= n:
+        return seat % n                  # never for a seat of the table (0 <= seat < 3n)
+    return side
 
 
 @kernel
