@@ -171,6 +171,9 @@ def parse_space(policy: str, params: str) -> Space:
     name = canonical.partition("(")[0]
     spec = REGISTRY[name]
     tunable = [k for k in spec.params]
+    if name == "search":
+        raise BadInput("policy 'search' cannot be tuned: accepted: a club player (careful, "
+                       "rush, builder, expert); search's blueprint is expert (docs/search.md)")
     if not tunable:
         with_params = ", ".join(k for k, s in REGISTRY.items() if s.params)
         raise BadInput(f"policy {name!r} has no parameters to tune: accepted: a policy with "
