@@ -84,6 +84,9 @@ SEARCH_PARAMS = {
     "decisions": Param(True, 0, 7, "search: decisions searched, a sum of 1 (the discard), "
                        "2 (freezing the pile with a wild card) and 4 (taking the pile with "
                        "wild cards, or drawing)"),
+    "confidence": Param(False, 0, 100, "search: standard errors by which a candidate's mean "
+                        "gain over the blueprint's choice (paired over the determinizations) "
+                        "must exceed zero to be played"),
 }
 
 
@@ -113,8 +116,9 @@ REGISTRY = {
     "expert": _club(layout.POLICY_EXPERT, freeze_at=16, min_pile_take=6, go_out_margin=300,
                     wild_hold=1, want_canastas=2, endgame_stock=8, answer_max_hand=30,
                     danger=4),
-    "search": PolicySpec(layout.POLICY_SEARCH, {"determinizations": 8.0, "candidates": 3.0,
-                                                "threshold": 5.0, "decisions": 7.0}),
+    "search": PolicySpec(layout.POLICY_SEARCH, {"determinizations": 16.0, "candidates": 2.0,
+                                                "threshold": 60.0, "decisions": 1.0,
+                                                "confidence": 0.0}),
 }
 assert set(REGISTRY) == set(layout.POLICY_NAMES) | {"search"}
 assert all(len(spec.params) <= layout.NPARAMS for spec in REGISTRY.values())

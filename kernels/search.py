@@ -19,7 +19,8 @@ of a decision is drawn from a key made of the seat's own policy stream, the turn
 the decision (:func:`decision_key_nb`), never from the deal's own streams, which the search
 never advances.  A rollout's value is the seat's side's deal score less the best other
 side's.  The best candidate is played if its mean beats the blueprint's choice by more
-than ``threshold`` points; otherwise the blueprint's choice.  Every other decision of a
+than ``threshold`` points and by ``confidence`` standard errors of the paired gains;
+otherwise the blueprint's choice.  Every other decision of a
 search seat (meld steps, going out, asking, answering) is expert's.
 
 The scratch state lives in rows ``WS_SEARCH`` onwards of the state's ``ws`` array, as views
@@ -92,6 +93,7 @@ Q_DETERMINIZATIONS = 0   # rollouts per candidate, one per determinization
 Q_CANDIDATES = 1         # the blueprint's best discards searched
 Q_THRESHOLD = 2          # points a candidate must gain over the blueprint's choice
 Q_DECISIONS = 3          # SEARCH_* bits: which decisions are searched
+Q_CONFIDENCE = 4         # standard errors by which the gain must exceed zero
 SEARCH_DISCARD = 1
 SEARCH_FREEZE = 2
 SEARCH_TAKE = 4
@@ -119,10 +121,12 @@ R_RPOL = R_HANDS + 10    # the rollouts' policy table: expert at every seat
 R_RPARAMS = R_HANDS + 11
 R_POOL = R_HANDS + 12    # the resampler: the cards hidden from the seat
 R_UNSEEN = R_HANDS + 13  # ... their counts by kind, and its random stream from column AT
-R_STATS = R_HANDS + 14   # candidates' summed margins (float64), their cards from column AT
+R_STATS = R_HANDS + 14   # candidates' summed gains and squared gains over the blueprint's
+                         # choice (float64, from 0 and SQ), their cards from column AT
 R_ROW = R_HANDS + 15     # a rollout's result row
 SEARCH_ROWS = R_ROW + 1 - WS_SEARCH
 AT = 64
+SQ = 16
 assert WS_SEARCH + SEARCH_ROWS <= WS_ROWS
 
 
@@ -349,14 +353,37 @@ def margin_nb(rules, W, seat, row):
 
 
 @kernel
-def choose_nb(sums, n, rollouts, threshold):
-    """The candidate to play: the best mean, if it beats candidate 0 (the blueprint's
-    choice) by more than ``threshold`` points; else 0."""
+def add_gain_nb(stats, c, value, base):
+    """Record candidate ``c``'s rollout ``value`` against the blueprint's choice's ``base`` on
+    the same determinization (common random numbers): its gain and squared gain."""
+    gain = float(value - base)
+    stats[c] += gain
+    stats[SQ + c] += gain * gain
+
+
+@kernel
+def worth_playing_nb(stats, c, rollouts, q):
+    """Whether candidate ``c``'s mean gain over the blueprint's choice beats ``threshold``
+    points and is ``confidence`` standard errors above zero (paired over the
+    determinizations)."""
+    mean = stats[c] / rollouts
+    if mean <= q[Q_THRESHOLD]:
+        return False
+    if rollouts < 2:
+        return q[Q_CONFIDENCE] <= 0.0
+    var = max(stats[SQ + c] / rollouts - mean * mean, 0.0) * rollouts / (rollouts - 1)
+    return mean > q[Q_CONFIDENCE] * np.sqrt(var / rollouts)
+
+
+@kernel
+def choose_nb(stats, n, rollouts, q):
+    """The candidate to play: the best mean gain over candidate 0 (the blueprint's choice)
+    if it is worth playing (:func:`worth_playing_nb`); else 0."""
     best = 0
     for c in range(1, n):
-        if sums[c] > sums[best]:
+        if best == 0 or stats[c] > stats[best]:
             best = c
-    if best > 0 and (sums[best] - sums[0]) / rollouts > threshold:
+    if best > 0 and worth_playing_nb(stats, best, rollouts, q):
         return best
     return 0
 
@@ -378,12 +405,15 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     if k < 0 or d + j == 0:
         return -1.0
     W = scratch_state_nb(ws)
-    sums = ws[R_STATS, 0:2].view(np.float64)
-    sums[:] = 0.0
+    stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
+    stats[:] = 0.0
+    blueprint = 0 if st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE] else 1
+    base = 0
     rollouts = int(q[Q_DETERMINIZATIONS])
     key = decision_key_nb(rng, st, seat, DEC_DRAW)
     for det in range(rollouts):
-        for c in range(2):
+        for i in range(2):
+            c = blueprint if i == 0 else 1 - blueprint          # the blueprint's choice first
             if not determinize_nb(rules, S, W, seat, key, det):
                 return -1.0
             params_r[seat, P_MIN_PILE_TAKE] = TAKE_ALWAYS if c == 0 else TAKE_NEVER
@@ -392,11 +422,12 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
             if over != DEAL_OVER:
                 play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r, opts,
                             plan)
-            sums[c] += margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
-    blueprint = 0 if st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE] else 1
-    other = 1 - blueprint
-    if (sums[other] - sums[blueprint]) / rollouts > q[Q_THRESHOLD]:
-        return TAKE_ALWAYS if other == 0 else TAKE_NEVER
+            value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+            if i == 0:
+                base = value
+            add_gain_nb(stats, i, value, base)
+    if worth_playing_nb(stats, 1, rollouts, q):
+        return TAKE_NEVER if blueprint == 0 else TAKE_ALWAYS
     return -1.0
 
 
@@ -443,8 +474,9 @@ def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, pl
     chosen = 0
     if nc >= 2:
         W = scratch_state_nb(ws)
-        sums = ws[R_STATS, 0:MAX_CANDIDATES].view(np.float64)
-        sums[:] = 0.0
+        stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
+        stats[:] = 0.0
+        base = 0
         rollouts = int(q[Q_DETERMINIZATIONS])
         key = decision_key_nb(rng, st, seat, DEC_DISCARD)
         ok = True
@@ -456,11 +488,14 @@ def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, pl
                 if finish_discard_nb(rules, W, buf, seat, cands[c]) != DEAL_OVER:
                     play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r,
                                 opts, plan)
-                sums[c] += margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+                value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+                if c == 0:
+                    base = value
+                add_gain_nb(stats, c, value, base)
             if not ok:
                 break
         if ok:
-            chosen = choose_nb(sums, nc, rollouts, q[Q_THRESHOLD])
+            chosen = choose_nb(stats, nc, rollouts, q)
     card = cands[chosen]
     if st[ST_TRACE_ON] == 2:
         n = discard_options_nb(hands[seat], opts)

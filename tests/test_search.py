@@ -15,7 +15,7 @@ from canasta_sim.fairness import information_check, rearrange_hidden
 from canasta_sim.policies import REGISTRY, SEARCH_PARAMS, parse_policies
 from canasta_sim.runner import policy_table, prepare
 
-FAST = "search(determinizations=2,candidates=2,threshold=0)"
+FAST = "search(determinizations=2,candidates=2,threshold=0,decisions=7)"
 PAIRED = f"{FAST},expert,{FAST},expert"
 
 
@@ -24,12 +24,12 @@ def test_blueprint_and_slots_match_the_registry():
     assert search.EXPERT_DEFAULTS == tuple(REGISTRY["expert"].params.values())
     assert list(REGISTRY["search"].params) == list(SEARCH_PARAMS)
     assert [search.Q_DETERMINIZATIONS, search.Q_CANDIDATES, search.Q_THRESHOLD,
-            search.Q_DECISIONS] == [0, 1, 2, 3]
+            search.Q_DECISIONS, search.Q_CONFIDENCE] == [0, 1, 2, 3, 4]
     assert REGISTRY["search"].policy_id == POLICY_SEARCH
     assert search.WS_SEARCH + search.SEARCH_ROWS <= state.WS_ROWS
     _, ids, params = parse_policies("search(decisions=1),expert,search(decisions=1),expert", 4)
     assert list(ids[:4]) == [POLICY_SEARCH, 5, POLICY_SEARCH, 5]
-    assert params[0, search.Q_DECISIONS] == 1 and params[0, search.Q_DETERMINIZATIONS] == 8
+    assert params[0, search.Q_DECISIONS] == 1 and params[0, search.Q_DETERMINIZATIONS] == 16
 
 
 def _positions(count, rules="classic", policies="expert", seed=3):
