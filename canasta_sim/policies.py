@@ -117,8 +117,8 @@ REGISTRY = {
                     wild_hold=1, want_canastas=2, endgame_stock=8, answer_max_hand=30,
                     danger=4),
     "search": PolicySpec(layout.POLICY_SEARCH, {"determinizations": 16.0, "candidates": 2.0,
-                                                "threshold": 60.0, "decisions": 1.0,
-                                                "confidence": 0.0}),
+                                                "threshold": 40.0, "decisions": 5.0,
+                                                "confidence": 1.0}),
 }
 assert set(REGISTRY) == set(layout.POLICY_NAMES) | {"search"}
 assert all(len(spec.params) <= layout.NPARAMS for spec in REGISTRY.values())

@@ -193,21 +193,20 @@ def test_synthetic_positions_do_not_depend_on_hidden_cards():
     turn dispatch (midgame.play_turn_traced_nb): seat 0's turn is the same when every card
     hidden from it is rearranged."""
     from scenario import random_position
-    from test_information import rearrange_hidden as rearrange_position
-    from test_information import seat0_view, with_public_history
+    from test_information import hidden_cards_never_matter, seat0_view
 
     buf = np.zeros(1 << 16, np.int32)
-    changed = 0
+
+    def play(pos):
+        play_turn_traced_nb(pos.rules.to_kernel(), pos.S, 0, pos.pol, pos.params, buf)
+
+    assert hidden_cards_never_matter(FAST, 60, play) > 40
+    deviated = 0                            # ... and the search really ran in those turns
     for seed in range(60):
-        pos, hands, stock = random_position(seed, FAST)
-        pos2, _, _ = random_position(seed, FAST)
-        known = with_public_history(pos, hands, seed)
-        with_public_history(pos2, hands, seed)
-        rearrange_position(pos2, hands, stock, seed, known)
-        changed += not np.array_equal(pos.S[2], pos2.S[2])
-        for p in (pos, pos2):
-            play_turn_traced_nb(p.rules.to_kernel(), p.S, 0, p.pol, p.params, buf)
-        for a, b in zip(seat0_view(pos), seat0_view(pos2)):
-            np.testing.assert_array_equal(a, b, err_msg=f"seed {seed}: seat 0 played "
-                                          "differently when hidden cards moved")
-    assert changed > 40
+        played = []
+        for policy in (FAST, "expert"):
+            pos = random_position(seed, policy)[0]
+            play(pos)
+            played.append(seat0_view(pos))
+        deviated += any(not np.array_equal(a, b) for a, b in zip(*played))
+    assert deviated >= 5
