@@ -204,7 +204,7 @@ def hidden_pool_nb(rules, S, seat, pool, unseen):
 
 @kernel
 def unknown_cards_nb(S, s):
-    """Cards of seat ``s``'s hand not known to all (its size is public, R0.1)."""
+    """Cards of seat ``s``'s hand not known to all (its size is public, RULES.md 0.1)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     known = 0
     for k in range(NKINDS):
@@ -392,9 +392,8 @@ def choose_nb(stats, n, rollouts, q):
 def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     """The take-or-draw search (``SEARCH_TAKE``): when the pile can be taken only by
     spending wild cards, the take and the draw are rolled out (``pol_r``, ``params_r``: the
-    rollouts' tables).  Returns the
-    ``min_pile_take`` that makes the blueprint play the chosen one, or -1 for the
-    blueprint's own choice."""
+    rollouts' tables).  Returns the ``min_pile_take`` that makes the blueprint play the
+    chosen one, or -1 for the blueprint's own choice."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if not pile_top_takeable_nb(st, hands, melds, pile, seat):
         return -1.0
