@@ -7,9 +7,10 @@ Four checks, each on real deals of the chosen rule set:
   plain Python to show the exception);
 * **repeatable** -- playing the same deals again gives the same rows (a policy that reads
   ``np.random`` or a clock fails here);
-* **information** (docs/rules.md: what a seat may know) -- positions are taken from real deals at a random turn of
-  a seat the policy plays; the cards hidden from that seat (the other hands, except cards
-  known from pile takes, and the stock below the cards the turn can draw) are shuffled
+* **information** (docs/rules.md: what a seat may know) -- positions are taken from real
+  deals at a random turn of a seat the policy plays; the cards hidden from that seat (the
+  other hands, except cards known from pile takes, and the stock below the cards the turn
+  can draw) are shuffled
   among themselves, and the seat's turn is played from both positions.  Its decisions and
   moves must be identical up to the first event of another seat (a partner's answer may
   rightly differ);
@@ -242,5 +243,8 @@ def explain_failure(plan, exc) -> str:
     try:
         play_range(slow, info["deal"], _rows(1))
     except PolicyError as again:
+        if again.info.get("kind") == "raised":
+            return f"{again} (found by playing deal {info['deal']} again as plain Python)"
         return f"{text}; as plain Python: {again}"
-    return text + "; as plain Python the deal plays without an exception"
+    return (f"{text}; as plain Python deal {info['deal']} plays without an exception (the "
+            "exception depends on numba, e.g. an integer overflow or an index error)")

@@ -22,8 +22,9 @@ built-in name works.  The arguments:
     and each keeps a legal end of the turn reachable; ``n >= 2`` (with one option the
     engine does not ask).  It is a copy: writing into it changes nothing.
 ``view``
-    int64[VIEW_LEN]: what the seat may see (docs/rules.md: what a seat may know), at the ``V_*`` offsets below,
-    or through the helper functions of this module.  Never another hand, never the stock.
+    int64[VIEW_LEN]: what the seat may see (docs/rules.md: what a seat may know), at the
+    ``V_*`` offsets below, or through the helper functions of this module.  Never another
+    hand, never the stock.
 ``params``
     float64[NPARAMS]: the seat's parameter values, in the order declared with
     :func:`policy` (unused slots are 0).

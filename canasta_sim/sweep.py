@@ -139,6 +139,10 @@ def sweep_points(policies, num_players: int, sweeps: list) -> list:
     names = [parse_one(seat)[0].split("(")[0] for seat in seats]
     keys = [_sweep_key(name) for name in names]
     for sweep in sweeps:
+        if sweep.user and sweep.policy not in keys:
+            raise BadInput(f"sweep {sweep.name!r}: unknown policy {sweep.policy!r}: accepted "
+                           f"policies are {', '.join(REGISTRY)}, or a user policy at some seat "
+                           "named by its function")
         if sweep.policy not in keys:
             raise BadInput(f"sweep {sweep.name!r}: no seat plays {sweep.policy!r} (policies "
                            f"{','.join(names)}): accepted: a policy that sits at some seat "

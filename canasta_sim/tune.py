@@ -166,20 +166,29 @@ def parse_space(policy: str, params: str) -> Space:
 
     ``params`` is a comma-separated list of parameter names of that policy, each optionally
     with its box: ``freeze_at,danger=0:8``.  The start is the policy's value of each (its
-    default, or the value set in the policy text); it must lie in the box."""
+    default, or the value set in the policy text); it must lie in the box.  A user's policy
+    (``file.py:function``) is tuned the same way; its parameters have no built-in search
+    range, so each needs its box."""
+    from canasta_sim.user_policy import user_of
+
     canonical, _, _ = parse_one(policy)
     name = canonical.partition("(")[0]
-    spec = REGISTRY[name]
-    tunable = [k for k in spec.params]
     if name == "search":
         raise BadInput("policy 'search' cannot be tuned: accepted: a club player (careful, "
-                       "rush, builder, expert); search's blueprint is expert (docs/search.md)")
+                       "rush, builder, expert) or your own policy; search's blueprint is "
+                       "expert (docs/search.md)")
+    user = user_of(name)
+    defaults = dict(user.params) if user is not None else dict(REGISTRY[name].params)
+    tunable = list(defaults)
+    if not tunable and user is not None:
+        raise BadInput(f"policy {user.label} has no parameters to tune: accepted: a policy "
+                       "that declares parameters with policy_api.policy(params=...)")
     if not tunable:
         with_params = ", ".join(k for k, s in REGISTRY.items() if s.params)
         raise BadInput(f"policy {name!r} has no parameters to tune: accepted: a policy with "
                        f"parameters ({with_params})")
     given = _given_params(canonical)
-    start_values = dict(spec.params)
+    start_values = dict(defaults)
     start_values.update(given)
     items = [item.strip() for item in str(params).split(",")]
     if not any(items):
@@ -191,28 +200,30 @@ def parse_space(policy: str, params: str) -> Space:
             raise BadInput(f"--params {params!r} has an empty item: accepted: comma-separated "
                            f"parameters of {name!r}, e.g. freeze_at,danger=0:8")
         key, eq, box = item.partition("=")
-        key = key.strip().lower()
-        if key not in spec.params:
+        key = key.strip() if user is not None else key.strip().lower()
+        if key not in defaults:
             raise BadInput(f"--params: policy {name!r} has no parameter {key!r}: accepted: "
                            f"{', '.join(tunable)}")
         if key in names:
             raise BadInput(f"--params: parameter {key!r} is given twice: accepted: each "
                            "parameter once")
-        param = PARAMS[key]
+        example = _example_box(key, start_values[key], user is not None)
         if eq:
             low_text, colon, high_text = box.partition(":")
             if not colon:
                 raise BadInput(f"--params: box {item!r} is not LO:HI: accepted: e.g. "
-                               f"{key}={format_number(SEARCH_RANGES[key][0])}:"
-                               f"{format_number(SEARCH_RANGES[key][1])}")
+                               f"{example}")
             low = _number(low_text, f"--params: {key} lower end")
             high = _number(high_text, f"--params: {key} upper end")
             if not low < high:
                 raise BadInput(f"--params: box {item!r} is empty: accepted: LO < HI, e.g. "
-                               f"{key}={format_number(SEARCH_RANGES[key][0])}:"
-                               f"{format_number(SEARCH_RANGES[key][1])}")
+                               f"{example}")
             for end in (low, high):
-                param.check(name, key, end)
+                if user is None:
+                    PARAMS[key].check(name, key, end)
+        elif user is not None:
+            raise BadInput(f"--params: {key} of {user.label} has no search range: accepted: "
+                           f"its box given as LO:HI, e.g. {example}")
         else:
             low, high = SEARCH_RANGES[key]
         value = start_values[key]
@@ -224,11 +235,21 @@ def parse_space(policy: str, params: str) -> Space:
         names.append(key)
         lo.append(float(low))
         hi.append(float(high))
-        integer.append(param.integer)
+        integer.append(user is None and PARAMS[key].integer)
         start.append(float(value))
     fixed = {k: v for k, v in given.items() if k not in names}
     return Space(name, fixed, tuple(names), np.array(lo), np.array(hi),
                  np.array(integer, dtype=bool), np.array(start))
+
+
+def _example_box(key: str, start: float, user: bool) -> str:
+    """An example box for a parameter, as ``--params`` takes it: the built-in search range,
+    or for a user policy's parameter one around its start."""
+    if not user:
+        low, high = SEARCH_RANGES[key]
+    else:
+        low, high = (0.0, 2 * start) if start > 0 else (start - 1.0, start + 1.0)
+    return f"{key}={format_number(low)}:{format_number(high)}"
 
 
 def _given_params(canonical: str) -> dict:
@@ -846,7 +867,8 @@ def settings_dict(s: Settings) -> dict:
             "boxes": {n: [_num(lo, w), _num(hi, w)] for n, lo, hi, w in
                       zip(space.names, space.lo, space.hi, space.integer)},
             "start_params": space.values(space.start),
-            "fixed_params": {k: _num(v, PARAMS[k].integer) for k, v in space.fixed.items()},
+            "fixed_params": {k: _num(v, k in PARAMS and PARAMS[k].integer)
+                             for k, v in space.fixed.items()},
             "spsa": ({"a": s.gains.a, "c": s.gains.c, "A": s.gains.A, "alpha": s.gains.alpha,
                       "gamma": s.gains.gamma,
                       "scale": SCORE_SCALE if s.objective == "score" else 1.0}

@@ -74,6 +74,7 @@ class UserPolicy(NamedTuple):
 
 _LOCK = threading.RLock()
 _PARSED: dict = {}        # canonical label@digest -> UserPolicy, filled by parse_user
+_SOURCES: dict = {}       # digest -> {path: text} of files sent by another process
 _LOADED: dict = {}        # (digest, func) -> the user's function object
 _ENTRIES: dict = {}       # (digest, func, python) -> (address, object keeping it alive)
 _FAILURES: dict = {}      # digest -> (message) of the last Python-path failure
@@ -95,7 +96,8 @@ def parse_user(text: str, builtin: bool = False):
     file or function that cannot be used."""
     match = SPEC.match(text)
     if match is not None:
-        user = load_file(match.group("file").strip(), match.group("func"))
+        user = load_file(match.group("file").strip(), match.group("func"),
+                         match.group("digest"))
     else:
         match = NAMED.match(text)
         if builtin or match is None:
@@ -171,17 +173,42 @@ def _digest(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:DIGEST_LEN]
 
 
-def load_file(file: str, func: str) -> UserPolicy:
-    """Read and import ``file`` and find ``func`` in it; PolicyError if either is unusable."""
+def load_file(file: str, func: str, digest: Optional[str] = None) -> UserPolicy:
+    """Read and import ``file`` and find ``func`` in it; PolicyError if either is unusable.
+    With ``digest``, a file of that digest sent by another process (:func:`receive_sources`)
+    is used when the file here is missing or has changed."""
     label = f"{file}:{func}"
     path = Path(file).expanduser()
     try:
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
+        if digest in _SOURCES:
+            return _make(label, func, *_sent(digest, path))
         reason = getattr(exc, "strerror", None) or str(exc)
         raise PolicyError(f"policy file {file!r} cannot be read ({reason}): accepted: a "
                           "readable Python file, as in my_policy.py:mine") from None
+    if digest is not None and digest != _digest(source) and digest in _SOURCES:
+        return _make(label, func, *_sent(digest, path))
     return _make(label, func, str(path.resolve()), source)
+
+
+def _sent(digest: str, path: Path) -> tuple:
+    """(path, text) of a sent file of ``digest``: the one sent for ``path`` if there is one."""
+    files = _SOURCES[digest]
+    where = str(path.expanduser().resolve())
+    return (where, files[where]) if where in files else sorted(files.items())[0]
+
+
+def sent_sources() -> list:
+    """(path, text) of every user file parsed in this process: what a Dask coordinator sends
+    with each task, so a worker plays the very same versions without the files."""
+    return sorted({(u.path, u.source) for u in _PARSED.values()})
+
+
+def receive_sources(sources) -> None:
+    """Make the (path, text) files of another process available by digest."""
+    for path, source in sources or ():
+        _SOURCES.setdefault(_digest(source), {})[path] = source
 
 
 def load_entry_point(name: str) -> Optional[UserPolicy]:
@@ -378,17 +405,26 @@ def _c_signature():
 
 
 def loaded_function(digest: str, func: str):
-    """The user function already loaded in this process (for the generated wrapper)."""
-    return _LOADED[(digest, func)]
+    """The user function already loaded in this process, compiled again with numba's bounds
+    checking (for the generated wrapper): an index outside an array raises IndexError, which
+    the wrapper reports, instead of reading or writing memory it does not own."""
+    key = (digest, func, "boundscheck")
+    if key not in _LOADED:
+        from numba import njit
+        _LOADED[key] = njit(boundscheck=True)(_LOADED[(digest, func)].py_func)
+    return _LOADED[key]
 
 
 def _numba_entry(user: UserPolicy, fn):
-    """Compile (or load from numba's cache) the wrapper of a numba policy; (address, cfunc)."""
-    check_compiles(user, fn)
-    from canasta_sim._cache import kernels_hash, kernels_dir
+    """Compile (or load from numba's cache) the wrapper of a numba policy; (address, cfunc).
+    The user's function is checked first (numba's own messages are long), unless a cached
+    wrapper shows that this version of it was checked and compiled before."""
+    from canasta_sim._cache import kernels_dir, kernels_hash
 
     tag = f"{_stem(user.path)}_{user.digest}_{user.func}_{kernels_hash(kernels_dir(), 8)}"
     file = _cache_folder() / f"wrap_{tag}.py"
+    if not any((file.parent / "__pycache__").glob(f"{file.stem}.entry-*.nbi")):
+        check_compiles(user, loaded_function(user.digest, user.func))
     text = WRAPPER.format(canonical=user.canonical, digest=user.digest, func=user.func)
     if not file.is_file() or file.read_text(encoding="utf-8") != text:
         _write_new(file, text)

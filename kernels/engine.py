@@ -819,10 +819,21 @@ def score_side_nb(rules, S, side, out):
 # ---- whole deals ----------------------------------------------------------------------------
 
 @kernel
-def play_one_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
-    """:func:`play_turn_nb` as a function of its own: the turn's code is compiled once and
-    shared by every kernel that plays turns (whole deals, and kernels/midgame.py)."""
-    return play_turn_nb(rules, S, buf, seat, pol, params, opts, plan)
+def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
+    """Play up to ``turns`` turns clockwise from ``seat`` (fewer if the deal ends); returns
+    the seat whose turn comes next, or -1 once the deal is over.  The turn's code is compiled
+    once here and shared by every kernel that plays turns (whole deals, kernels/midgame.py),
+    with no call per turn."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    n = st[ST_NSEATS]
+    for _ in range(turns):
+        over = play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER
+        if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
+            st[ST_CHECK_FAILS] += 1
+        if over:
+            return -1
+        seat = (seat + 1) % n
+    return seat
 
 
 @kernel
@@ -831,18 +842,10 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
-    n = st[ST_NSEATS]
-    seat = (st[ST_DEALER] + 1) % n
-    over = False
-    for _ in range(MAX_TURNS):
-        over = search.play_seat_turn_nb(rules, S, buf, seat, pol, params, opts,
-                                        plan) == DEAL_OVER
-        if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
-            st[ST_CHECK_FAILS] += 1
-        if over:
-            break
-        seat = (seat + 1) % n
-    if not over:                            # the safety net: never reached in practice
+    seat = (st[ST_DEALER] + 1) % st[ST_NSEATS]
+    if search.play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
+                                  MAX_TURNS) >= 0:
+        # the safety net, never reached in practice: the deal did not end in MAX_TURNS turns
         st[ST_END_REASON] = END_STOCK
         st[ST_CHECK_FAILS] += 1
     ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
@@ -925,5 +928,5 @@ def deal_only_nb(rules, seed, first_deal, n, scores_before):
 
 
 # The search player (kernels/search.py) plays its turns through the turn phases above and
-# rollouts through play_one_turn_nb, so it is imported last (play_deal_nb calls it by name).
+# rollouts through play_turns_nb, so it is imported last (play_deal_nb calls it by name).
 from . import search  # noqa: E402

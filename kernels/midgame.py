@@ -10,10 +10,9 @@ import numpy as np
 
 from .actions import MAX_OPTS
 from .cards import MELD_KINDS
-from .engine import DEAL_OVER
 from .jit import entry
 from .plans import MAX_PLANS
-from .search import play_seat_turn_nb
+from .search import play_table_turns_nb
 from .setup import deal_nb
 from .state import (
     ST_DEALER,
@@ -36,15 +35,9 @@ def play_until_nb(rules, seed, deal, pol, params, scores_before, turns, S):
     record = rules_record_nb(rules)
     S[4][ST_TRACE_ON] = 0
     deal_nb(record[0], S, buf, seed, deal, -1, scores_before)
-    n = S[4][ST_NSEATS]
-    seat = (S[4][ST_DEALER] + 1) % n
-    for _ in range(turns):
-        if play_seat_turn_nb(record[0], S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
-            return -1
-        if user_failed_nb(pol, deal):
-            return -1
-        seat = (seat + 1) % n
-    return seat
+    seat = (S[4][ST_DEALER] + 1) % S[4][ST_NSEATS]
+    seat = play_table_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, turns)
+    return -1 if user_failed_nb(pol, deal) else seat
 
 
 @entry
@@ -57,7 +50,7 @@ def play_turn_traced_nb(rules, S, seat, pol, params, buf):
     S[4][ST_TRACE_ON] = 2
     S[4][ST_TRACE_POS] = 0
     S[4][ST_TRACE_OVERFLOW] = 0
-    play_seat_turn_nb(record[0], S, buf, seat, pol, params, opts, plan)
+    play_table_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, 1)
     user_failed_nb(pol, -1)
     S[4][ST_TRACE_ON] = 0
     return -1 if S[4][ST_TRACE_OVERFLOW] == 1 else S[4][ST_TRACE_POS]

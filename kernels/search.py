@@ -25,9 +25,8 @@ search seat (meld steps, going out, asking, answering) is expert's.
 
 The scratch state lives in rows ``WS_SEARCH`` onwards of the state's ``ws`` array, as views
 of the same numba types as a deal state, so rollouts run the engine's one compiled turn
-(``engine.play_one_turn_nb``); helpers never allocate.  The engine calls
-:func:`play_seat_turn_nb` for every turn: without a search seat it is exactly
-``play_one_turn_nb``.
+(``engine.play_turns_nb``); helpers never allocate.  The engine plays a deal's turns with
+:func:`play_table_turns_nb`: without a search seat it is exactly ``play_turns_nb``.
 """
 import numpy as np
 
@@ -35,9 +34,11 @@ from .actions import DEC_DISCARD, DEC_DRAW, discard_options_nb
 from .cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
 from .club import P_MIN_PILE_TAKE, club_discard_nb, count_unseen_nb
 from .engine import (
+    CONTINUE,
     DEAL_OVER,
     MAX_TURNS,
     begin_turn_nb,
+    cards_conserved_nb,
     draw_phase_nb,
     finish_discard_nb,
     first_turn_nb,
@@ -45,7 +46,7 @@ from .engine import (
     log_decision_nb,
     melding_nb,
     pile_top_takeable_nb,
-    play_one_turn_nb,
+    play_turns_nb,
     score_deal_nb,
 )
 from .jit import entry, kernel, one_step
@@ -71,6 +72,7 @@ from .state import (
     SEAT_HAD_TURN,
     SEAT_KNOWN,
     SIDE_RED3,
+    ST_CHECK_FAILS,
     ST_CHECK_ON,
     ST_DECK_N,
     ST_FREEZERS,
@@ -330,11 +332,7 @@ def tables_nb(ws, pol, every_seat):
 @kernel
 def play_out_nb(rules, W, buf, seat, pol, params, opts, plan):
     """Play the deal in ``W`` to its end from ``seat``'s turn."""
-    n = W[4][ST_NSEATS]
-    for _ in range(MAX_TURNS):
-        if play_one_turn_nb(rules, W, buf, seat, pol, params, opts, plan) == DEAL_OVER:
-            return
-        seat = (seat + 1) % n
+    play_turns_nb(rules, W, buf, seat, pol, params, opts, plan, MAX_TURNS)
 
 
 @kernel
@@ -416,9 +414,9 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
             if not determinize_nb(rules, S, W, seat, key, det):
                 return -1.0
             params_r[seat, P_MIN_PILE_TAKE] = TAKE_ALWAYS if c == 0 else TAKE_NEVER
-            over = play_one_turn_nb(rules, W, buf, seat, pol_r, params_r, opts, plan)
+            after = play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, 1)
             params_r[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
-            if over != DEAL_OVER:
+            if after >= 0:
                 play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r, opts,
                             plan)
             value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
@@ -528,7 +526,8 @@ def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opt
 @kernel
 def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """A turn of a deal with a search seat: every search seat plays the blueprint but at its
-    own searched decisions; a user policy's error record is kept in ``pol``."""
+    own searched decisions; a user policy's error record is kept in ``pol``.  Returns
+    DEAL_OVER or CONTINUE."""
     ws = S[8]
     st = S[4]
     fill_tables_nb(ws, pol, params, st, False)
@@ -538,20 +537,29 @@ def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     if pol[seat] == POLICY_SEARCH:
         result = search_turn_nb(rules, S, buf, seat, params[seat], pol_b, params_b, pol_r,
                                 params_r, opts, plan)
+        if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
+            st[ST_CHECK_FAILS] += 1                                       # R2, as engine
     else:
-        result = play_one_turn_nb(rules, S, buf, seat, pol_b, params_b, opts, plan)
+        after = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan, 1)
+        result = DEAL_OVER if after < 0 else CONTINUE
     for i in range(MAX_SEATS, pol.shape[0]):
         pol[i] = pol_b[i]
     return result
 
 
-@one_step
-def play_seat_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
-    """One turn of ``seat`` as the deal loops play it: ``engine.play_one_turn_nb``, or with a
-    search seat at the table :func:`search_table_turn_nb`."""
-    if has_search_nb(pol, S[4]):
-        return search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan)
-    return play_one_turn_nb(rules, S, buf, seat, pol, params, opts, plan)
+@kernel
+def play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
+    """``engine.play_turns_nb`` for the deal loops: up to ``turns`` turns from ``seat``;
+    returns the seat whose turn comes next, or -1 once the deal is over.  With a search seat
+    at the table the turns go one by one through :func:`search_table_turn_nb`."""
+    if not has_search_nb(pol, S[4]):
+        return play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
+    n = S[4][ST_NSEATS]
+    for _ in range(turns):
+        if search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+            return -1
+        seat = (seat + 1) % n
+    return seat
 
 
 @entry

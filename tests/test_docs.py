@@ -82,7 +82,7 @@ def _all_help():
     texts = []
     for path in ([], ["simulate"], ["replay"], ["rules"], ["rules", "show"], ["rules", "list"],
                  ["policies"], ["audit"], ["warm"], ["cache"], ["cache", "info"],
-                 ["cache", "clear"], ["strength"], ["tune"], ["bench"]):
+                 ["cache", "clear"], ["strength"], ["tune"], ["bench"], ["check-policy"]):
         result = CliRunner().invoke(cli, [*path, "--help"])
         assert result.exit_code == 0, path
         texts.append(result.output)
@@ -122,3 +122,18 @@ def test_examples_run(tmp_path):
                              capture_output=True, text=True, cwd=tmp_path)
     assert reading.returncode == 0, reading.stderr
     assert "s2_score dtype: Int64" in reading.stdout
+
+
+def test_readme_shows_the_whole_example_policy_and_docs_list_the_view():
+    """The README's "Write your own policy" example is examples/pile_hungry.py, whole, and
+    docs/own-policy.md names every view offset and option kind of the interface."""
+    from canasta_sim import policy_api
+
+    example = (REPO / "examples" / "pile_hungry.py").read_text()
+    body = example[example.index("from numba import njit"):]
+    readme = (REPO / "README.md").read_text()
+    assert "### Write your own policy" in readme and body in readme
+    doc = (REPO / "docs" / "own-policy.md").read_text()
+    names = [n for n in dir(policy_api) if n.startswith(("V_", "SV_", "OPT_", "DEC_"))]
+    missing = [n for n in names if n not in doc and n not in ("V_SIDES", "V_MELDS")]
+    assert not missing, missing

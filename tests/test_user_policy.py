@@ -7,12 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from canasta_sim.kernels import layout
+from click.testing import CliRunner
+
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import layout
 from canasta_sim.runner import play_range, prepare, simulate
 from canasta_sim.user_policy import PolicyError, parse_user
-from click.testing import CliRunner
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -156,6 +157,14 @@ def test_a_compiled_policy_that_raises_is_reported():
         rows(prepare(20, 1, "classic", spec("raises_at_discard")))
 
 
+def test_an_index_outside_an_array_is_an_error_not_a_crash():
+    with pytest.raises(PolicyError, match="raised an exception at a discard decision"):
+        rows(prepare(20, 1, "classic", spec("reads_past_the_options")))
+    result = CliRunner().invoke(cli, ["check-policy", spec("reads_past_the_options"),
+                                      "--deals", "5"])
+    assert result.exit_code == 1 and "IndexError" in result.output
+
+
 def test_a_python_policy_that_raises_shows_the_exception_and_line():
     with pytest.raises(PolicyError) as info:
         rows(prepare(20, 1, "classic", spec("python_raises")))
@@ -188,11 +197,11 @@ def test_replay_strength_and_sweep_take_a_user_policy(tmp_path):
     mine = f"{EXAMPLE}:pile_hungry"
     result = CliRunner().invoke(cli, ["replay", "--deals", "0:2", "--policies", mine])
     assert result.exit_code == 0, result.output
-    assert '"ev": "start"' in result.output and "pile_hungry@" in result.output
+    assert result.output.count('"ev":"start"') == 2
     result = CliRunner().invoke(cli, ["strength", "--policies", f"{mine},greedy", "--games",
                                       "20", "--csv", ""])
     assert result.exit_code == 0, result.output
-    assert "pile_hungry@" in result.output
+    assert "pile_hungry.py:pile_hungry > greedy" in result.output
     table = simulate(60, 1, "classic", f"{mine},expert,{mine},expert", sweep=["expert.danger=1:2:1",
                                                                   "pile_hungry.wild_penalty=0,80"])
     assert table.num_rows == 240
@@ -233,14 +242,15 @@ def test_check_policy_reports_a_raise_with_the_python_exception():
     result = CliRunner().invoke(cli, ["check-policy", spec("raises_at_discard"), "--deals",
                                       "20"])
     assert result.exit_code == 1
-    assert "FAILED" in result.output and "as plain Python" in result.output
+    assert "FAILED" in result.output and "again as plain Python" in result.output
     assert "ValueError: no discard today" in result.output
 
 
 def test_the_information_check_fails_when_the_seat_sees_hidden_cards(monkeypatch):
     """Rearranging also the seat's own hand changes its play: the check must say so."""
-    from canasta_sim import fairness
     from canasta_sim.kernels import state
+
+    from canasta_sim import fairness
 
     real = fairness.rearrange_hidden
 
@@ -262,3 +272,79 @@ def test_information_check_passes_built_in_and_user_policies(policy):
     plan = prepare(10, 1, "classic", policy)
     check = fairness.information_check(plan, positions=80, seed=3)
     assert check.ok, check.detail
+
+
+def test_tune_takes_a_user_policy_with_boxes():
+    from canasta_sim.tune import parse_space
+    space = parse_space(f"{EXAMPLE}:pile_hungry(wild_penalty=40)", "wild_penalty=0:100")
+    assert space.names == ("wild_penalty",) and space.start.tolist() == [40.0]
+    assert not space.integer[0] and "pile_hungry@" in space.policy_text([55.0])
+    assert space.policy_text([55.0]).endswith("(wild_penalty=55)")
+    with pytest.raises(BadInput, match="has no search range: accepted: its box given as LO:HI"):
+        parse_space(f"{EXAMPLE}:pile_hungry", "wild_penalty")
+    with pytest.raises(BadInput, match="has no parameters to tune"):
+        parse_space(spec("same_as_random"), "x=0:1")
+
+
+def test_a_registered_entry_point_is_found_by_name(tmp_path, monkeypatch):
+    package = tmp_path / "fancy_policies"
+    package.mkdir()
+    (package / "__init__.py").write_text(FILE.read_text())
+    info = tmp_path / "fancy_policies-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fancy-policies\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[canasta_sim.policies]\nfancy = fancy_policies:same_as_random\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plan = prepare(30, 5, "classic", "fancy")
+    assert plan.names[0].startswith("fancy@") and plan.users[0].func == "same_as_random"
+    np.testing.assert_array_equal(rows(plan), rows(prepare(30, 5, "classic", "random")))
+    assert prepare(1, 5, "classic", "greedy").users == ()
+
+
+def _two_arm_study(tmp_path, policy_file):
+    path = tmp_path / "study.toml"
+    path.write_text('[study]\nname = "mine"\nseed = 3\ndeals = 200\nshard_size = 100\n'
+                    '[[arms]]\nname = "greedy"\npolicies = "greedy"\n'
+                    f'[[arms]]\nname = "mine"\npolicies = "{policy_file}:same_as_random"\n')
+    return path
+
+
+def test_dask_writes_the_same_files_and_a_worker_needs_no_copy_of_the_file(tmp_path):
+    """A worker gets the user files' text with each task: with the file gone it still plays
+    the very same shard."""
+    pytest.importorskip("distributed")
+    from canasta_sim import study
+    from canasta_sim.study import execute
+    from canasta_sim.user_policy import sent_sources
+
+    copy = tmp_path / "gone_policy.py"
+    shutil.copy(FILE, copy)
+    threads, dask = tmp_path / "threads", tmp_path / "dask"
+    study.run(str(_two_arm_study(tmp_path, copy)), str(threads), threads=1, report=False)
+    study.run(str(_two_arm_study(tmp_path, copy)), str(dask), executor="dask", workers=2,
+              report=False)
+    shards = sorted(p.relative_to(threads) for p in (threads / "data").rglob("*.parquet"))
+    assert len(shards) == 4
+    for rel in shards:
+        assert (threads / rel).read_bytes() == (dask / rel).read_bytes(), rel
+    blob = tmp_path / "task.pickle"
+    blob.write_bytes(pickle.dumps(((threads / "study.toml").read_text(),
+                                   execute.current_kernels_hash(), sent_sources())))
+    copy.unlink()
+    worker = tmp_path / "worker"
+    code = ("import pickle\nfrom canasta_sim.study import execute\n"
+            f"spec, kernels, sources = pickle.loads(open({str(blob)!r}, 'rb').read())\n"
+            f"execute.dask_task(spec, 'mine', 100, 100, {str(worker)!r}, kernels, sources)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    rel = [p for p in shards if "arm=mine" in str(p) and "part-100-" in p.name][0]
+    assert (worker / rel).read_bytes() == (threads / rel).read_bytes()
+
+
+def test_compare_names_a_user_policy_arm_by_its_function(tmp_path):
+    result = CliRunner().invoke(cli, ["compare", "--policies", f"{EXAMPLE}:pile_hungry",
+                                      "--policies", "greedy", "--games", "40", "--out",
+                                      str(tmp_path / "cmp")])
+    assert result.exit_code == 0, result.output
+    assert "pile_hungry-vs-greedy" in (tmp_path / "cmp" / "study.toml").read_text()

@@ -89,3 +89,12 @@ def python_returns_text(decision, opts, n, view, params, rules, rand):
 
 
 NOT_A_FUNCTION = 3
+
+
+@njit
+def reads_past_the_options(decision, opts, n, view, params, rules, rand):
+    """Reads far outside the options array at a discard decision: bounds checking turns it
+    into an IndexError the engine reports, never a read of memory it does not own."""
+    if decision == api.DEC_DISCARD:
+        return opts[n + 100000, 0] * 0
+    return 0

@@ -2,9 +2,9 @@
 
 Nothing here imports the engine.  Cards are docs/trace.md tokens ("JK", "2", "3r",
 "3b", "4" .. "A"); a meld is a list of tokens; a hand is a list of tokens.  The functions
-follow the wording of the rules (docs/rules.md) line by line so that a reader can check them against the
-spec without knowing how the kernels pack their state (STYLE.md: a naive reference beside
-the tests; the tests import it as ``naive``).
+follow the wording of the rules (docs/rules.md) line by line so that a reader can check them
+against the spec without knowing how the kernels pack their state (a naive reference beside
+the kernels, as STYLE.md asks; the tests import it as ``naive``).
 """
 from __future__ import annotations
 

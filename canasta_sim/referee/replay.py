@@ -4,10 +4,11 @@
 The replay keeps its own hands, stock, pile, melds and red-three areas, built only from the
 events (it never looks at the engine's state), and records every disagreement with the rules
 as a :class:`Violation` tagged with the rule ID.  Scores are recomputed with the slow
-reference scorer of :mod:`canasta_sim.referee.naive`, plus source B's concealed-canasta bonus counted from
-the events alone (docs/rules.md, concealed canasta bonus; see :meth:`DealReplay.concealed_canastas_made`); every score
-field is compared exactly.  Tests then assert, rule by rule, that no violation with their tag
-was found, so a broken rule fails the test that cites it.
+reference scorer of :mod:`canasta_sim.referee.naive`, plus source B's concealed-canasta
+bonus counted from the events alone (docs/rules.md, concealed canasta bonus; see
+:meth:`DealReplay.concealed_canastas_made`); every score field is compared exactly.  Tests
+then assert, rule by rule, that no violation with their tag was found, so a broken rule
+fails the test that cites it.
 
 Only four-player partnership rule sets with ``draw_count=1`` and
 ``red3_replacement_timing=after_deal`` are replayed.

@@ -303,10 +303,16 @@ def _policy_arms(policies, rules, design) -> list:
 
 
 def _arm_name(text: str, index: int) -> str:
-    """An arm name from a rule set or policy text: classic(a=1,b=x) -> classic.a-1.b-x."""
+    """An arm name from a rule set or policy text: classic(a=1,b=x) -> classic.a-1.b-x; a
+    user policy goes by its function's name: my_policy.py:mine(p=2) -> mine.p-2."""
     import re
 
+    from canasta_sim.user_policy import looks_like_file
+
     name = text.strip()
+    if looks_like_file(name):
+        name = name.split(":", 1)[1].split("@", 1)[0] + (
+            name[name.index("("):] if "(" in name else "")
     name = name.replace("(", ".").replace(")", "").replace(",", ".").replace("=", "-")
     name = re.sub(r"[^A-Za-z0-9_.+-]", "_", name).strip("._-")[:80]
     return name or f"arm{index}"

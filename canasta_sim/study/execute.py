@@ -143,16 +143,20 @@ _WARM = {"done": False}
 
 
 def dask_task(spec_toml: str, arm: str, first: int, count: int, root: str,
-              kernels_hash: str) -> dict:
+              kernels_hash: str, user_sources=()) -> dict:
     """The task a Dask worker runs: check that its kernels are the coordinator's, warm them
-    once per process, play one shard."""
+    once per process, play one shard.  ``user_sources`` are the coordinator's user policy
+    files (canasta_sim.user_policy), so the worker needs no copy of them."""
     import socket
+
+    from canasta_sim.user_policy import receive_sources
 
     mine = current_kernels_hash()
     if mine != kernels_hash:
         raise BadInput(f"the Dask worker on {socket.gethostname()} has other kernels (hash "
                        f"{mine}, the study's {kernels_hash}): accepted: the same canasta-sim "
                        "version on every worker")
+    receive_sources(user_sources)
     spec = load_spec(spec_toml)
     if not _WARM["done"]:
         from canasta_sim.warm import warm
@@ -393,10 +397,13 @@ class Runner:
         """Submit one task per shard; record each as it finishes."""
         from distributed import as_completed
 
+        from canasta_sim.user_policy import sent_sources
+
         spec_toml = self.spec.to_toml()
         root = os.path.abspath(self.folder.root)
+        sources = sent_sources()
         futures = {client.submit(dask_task, spec_toml, k.arm, k.first, k.count, root,
-                                 self.kernels_hash,
+                                 self.kernels_hash, sources,
                                  key=f"canasta-shard-{self.spec.spec_hash()}-{k.arm}-{k.first}",
                                  pure=False): k for k in keys}
         played = 0
