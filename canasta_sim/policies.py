@@ -73,6 +73,27 @@ PARAMS = {
 }
 CLUB_PARAMS = tuple(PARAMS)
 
+# The search player's parameters, in kernel slot order (kernels/search.py Q_*); its blueprint
+# is expert with expert's defaults (docs/search.md).
+SEARCH_PARAMS = {
+    "determinizations": Param(True, 1, 1000, "search: rollouts of each candidate, each on "
+                              "its own random deal of the cards hidden from the seat"),
+    "candidates": Param(True, 1, 7, "search: the blueprint's best discards searched"),
+    "threshold": Param(False, 0, 1e9, "search: points per deal a candidate must gain over "
+                       "the blueprint's choice to be played (a huge value plays expert)"),
+    "decisions": Param(True, 0, 7, "search: decisions searched, a sum of 1 (the discard), "
+                       "2 (freezing the pile with a wild card) and 4 (taking the pile with "
+                       "wild cards, or drawing)"),
+    "confidence": Param(False, 0, 100, "search: standard errors by which a candidate's mean "
+                        "gain over the blueprint's choice (paired over the determinizations) "
+                        "must exceed zero to be played"),
+}
+
+
+def param_info(policy: str, key: str) -> Param:
+    """The :class:`Param` of parameter ``key`` of built-in policy ``policy``."""
+    return SEARCH_PARAMS[key] if policy == "search" else PARAMS[key]
+
 
 def _club(policy_id, **defaults) -> PolicySpec:
     """A club player with every parameter of CLUB_PARAMS, in slot order."""
@@ -95,8 +116,11 @@ REGISTRY = {
     "expert": _club(layout.POLICY_EXPERT, freeze_at=16, min_pile_take=6, go_out_margin=300,
                     wild_hold=1, want_canastas=2, endgame_stock=8, answer_max_hand=30,
                     danger=4),
+    "search": PolicySpec(layout.POLICY_SEARCH, {"determinizations": 16.0, "candidates": 2.0,
+                                                "threshold": 40.0, "decisions": 5.0,
+                                                "confidence": 1.0}),
 }
-assert set(REGISTRY) == set(layout.POLICY_NAMES)
+assert set(REGISTRY) == set(layout.POLICY_NAMES) | {"search"}
 assert all(len(spec.params) <= layout.NPARAMS for spec in REGISTRY.values())
 
 _ONE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
@@ -176,8 +200,9 @@ def _parse_params(name, spec, body):
             number = math.nan
         if not math.isfinite(number):
             raise BadInput(f"policy {name!r} parameter {key}={value.strip()!r} is not a "
-                           f"finite number: accepted: {PARAMS[key].accepted()}") from None
-        given[key] = PARAMS[key].check(name, key, number)
+                           f"finite number: accepted: {param_info(name, key).accepted()}"
+                           ) from None
+        given[key] = param_info(name, key).check(name, key, number)
     return given
 
 
@@ -195,6 +220,11 @@ def describe() -> list:
     lines.append("parameters (every club player has all of them; a policy ignores those its "
                  "strategy does not use):")
     for key, param in PARAMS.items():
+        lines.append(f"  {key}: {param.meaning}; {param.accepted()}")
+    lines.append("")
+    lines.append("parameters of search (its blueprint is expert with expert's defaults, "
+                 "docs/search.md):")
+    for key, param in SEARCH_PARAMS.items():
         lines.append(f"  {key}: {param.meaning}; {param.accepted()}")
     return lines
 

@@ -15,7 +15,15 @@ import re
 from typing import NamedTuple
 
 from canasta_sim.errors import BadInput
-from canasta_sim.policies import PARAMS, REGISTRY, parse_one, policy_text, split_top_level
+from canasta_sim.policies import (
+    PARAMS,
+    REGISTRY,
+    SEARCH_PARAMS,
+    param_info,
+    parse_one,
+    policy_text,
+    split_top_level,
+)
 
 MAX_VALUES = 1000   # values of one swept parameter
 MAX_POINTS = 1000   # combinations of every swept parameter
@@ -47,7 +55,7 @@ class Sweep(NamedTuple):
     def integer(self) -> bool:
         """True if the parameter takes whole numbers (its column is then int64); a user
         policy's parameters are numbers (float64)."""
-        return not self.user and PARAMS[self.param].integer
+        return not self.user and param_info(self.policy, self.param).integer
 
 
 def parse_sweep(text: str) -> Sweep:
@@ -66,7 +74,7 @@ def parse_sweep(text: str) -> Sweep:
     values = _values(text, body)
     for value in values:
         try:
-            PARAMS[param].check(policy, param, value)
+            param_info(policy, param).check(policy, param, value)
         except BadInput as exc:
             raise BadInput(f"sweep {text!r}: {exc}") from None
     return Sweep(policy, param, values)
@@ -186,4 +194,5 @@ def _given_params(seat_text):
         if "=" in item:
             key, _, value = item.partition("=")
             key = key.strip()
-            yield (key.lower() if key.lower() in PARAMS else key), float(value)
+            known = key.lower() in PARAMS or key.lower() in SEARCH_PARAMS
+            yield (key.lower() if known else key), float(value)

@@ -173,6 +173,10 @@ def parse_space(policy: str, params: str) -> Space:
 
     canonical, _, _ = parse_one(policy)
     name = canonical.partition("(")[0]
+    if name == "search":
+        raise BadInput("policy 'search' cannot be tuned: accepted: a club player (careful, "
+                       "rush, builder, expert) or your own policy; search's blueprint is "
+                       "expert (docs/search.md)")
     user = user_of(name)
     defaults = dict(user.params) if user is not None else dict(REGISTRY[name].params)
     tunable = list(defaults)

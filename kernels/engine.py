@@ -703,6 +703,14 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         n = discard_options_nb(hands[seat], opts)
         card = opts[policy_decides_nb(rules, S, buf, seat, pol, params, DEC_DISCARD, opts, n,
                                       plan), 1]
+    return finish_discard_nb(rules, S, buf, seat, card)
+
+
+@turn_step
+def finish_discard_nb(rules, S, buf, seat, card):
+    """R17, R39: the turn's discard of ``card``, then going out if the hand is empty, else the
+    end of the turn.  Returns DEAL_OVER or CONTINUE."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     discard_card_nb(rules, S, buf, seat, card)
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)
@@ -713,13 +721,30 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 @turn_step
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
+    first_turn_nb(rules, S, buf, seat)
+    if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        return DEAL_OVER
+    if melding_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        return DEAL_OVER
+    return discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
+
+
+@turn_step
+def first_turn_nb(rules, S, buf, seat):
+    """Mark the seat's first turn; with red-three replacement at the first turn, its red
+    threes go to the table now (R9, knob timing)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if seatv[seat, SEAT_HAD_TURN] == 0:
         seatv[seat, SEAT_HAD_TURN] = 1
         if rules.red3_replacement_timing == Red3Timing.FIRST_TURN:
             place_red3s_nb(S, buf, seat, RED3_FROM_DEAL)              # R9, knob timing
-    if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
-        return DEAL_OVER
+
+
+@turn_step
+def melding_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """Between the draw and the discard: the meld phase, unless a red three drawn as the last
+    stock card ends the deal (R47).  Returns DEAL_OVER or CONTINUE."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         end_turn_nb(rules, st, seatv, sidev, melds, seat)
         return stock_ends_deal_nb(rules, S, seat)                      # R47
@@ -728,7 +753,7 @@ def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     if st[ST_TURN_LAST_RED3] == 1:
         end_turn_nb(rules, st, seatv, sidev, melds, seat)
         return stock_ends_deal_nb(rules, S, seat)                      # R47 (BRIT reading)
-    return discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
+    return CONTINUE
 
 
 # ---- scoring (R51-R57) ----------------------------------------------------------------------
@@ -827,7 +852,8 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
     seat = (st[ST_DEALER] + 1) % st[ST_NSEATS]
-    if play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, MAX_TURNS) >= 0:
+    if search.play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
+                                  MAX_TURNS) >= 0:
         # the safety net, never reached in practice: the deal did not end in MAX_TURNS turns
         st[ST_END_REASON] = END_STOCK
         st[ST_CHECK_FAILS] += 1
@@ -908,3 +934,8 @@ def deal_only_nb(rules, seed, first_deal, n, scores_before):
         deal_nb(record[0], S, buf, seed, first_deal + i, -1, scores_before)
         total += S[4][ST_UPCARDS] + S[2][0]
     return total
+
+
+# The search player (kernels/search.py) plays its turns through the turn phases above and
+# rollouts through play_turns_nb, so it is imported last (play_deal_nb calls it by name).
+from . import search  # noqa: E402

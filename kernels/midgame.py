@@ -10,9 +10,9 @@ import numpy as np
 
 from .actions import MAX_OPTS
 from .cards import MELD_KINDS
-from .engine import play_turns_nb
 from .jit import entry
 from .plans import MAX_PLANS
+from .search import play_table_turns_nb
 from .setup import deal_nb
 from .state import (
     ST_DEALER,
@@ -36,7 +36,7 @@ def play_until_nb(rules, seed, deal, pol, params, scores_before, turns, S):
     S[4][ST_TRACE_ON] = 0
     deal_nb(record[0], S, buf, seed, deal, -1, scores_before)
     seat = (S[4][ST_DEALER] + 1) % S[4][ST_NSEATS]
-    seat = play_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, turns)
+    seat = play_table_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, turns)
     return -1 if user_failed_nb(pol, deal) else seat
 
 
@@ -50,7 +50,7 @@ def play_turn_traced_nb(rules, S, seat, pol, params, buf):
     S[4][ST_TRACE_ON] = 2
     S[4][ST_TRACE_POS] = 0
     S[4][ST_TRACE_OVERFLOW] = 0
-    play_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, 1)
+    play_table_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, 1)
     user_failed_nb(pol, -1)
     S[4][ST_TRACE_ON] = 0
     return -1 if S[4][ST_TRACE_OVERFLOW] == 1 else S[4][ST_TRACE_POS]

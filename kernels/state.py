@@ -98,7 +98,9 @@ WS_CHECK_WANT = 12   # cards_conserved_nb
 WS_UNSEEN = 13       # club players: cards of each kind the deciding seat has not seen
 WS_USER_VIEW = 14    # user policies (kernels/user.py): the seat's view
 WS_USER_OPTS = 15    # ... and a copy of the options, five ints each, across 5 rows
-WS_ROWS = 20
+WS_SEARCH = 20       # kernels/search.py: rows from here hold the search player's scratch
+                     # deal state and its tables (search.SEARCH_ROWS of them)
+WS_ROWS = 56
 WS_COLS = 1280      # = actions.MAX_OPTS: WS_SCORES holds one score per option
 WM_SAVE = 0          # snapshot of the side's melds
 WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld

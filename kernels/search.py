@@ -1,0 +1,571 @@
+"""The search player ``search``: the ``expert`` blueprint, improved at chosen decisions by
+rollouts on determinized copies of the deal (docs/search.md).
+
+At a searched decision the seat lists a few candidates -- the blueprint's own choice first:
+
+* **discard** (``SEARCH_DISCARD``): the blueprint's best ``candidates`` discards, in the order
+  of expert's discard cost (:func:`discard_candidates_nb`);
+* **freeze** (``SEARCH_FREEZE``): also a wild card (a deuce before a joker) while the pile is
+  not frozen (R32), if the hand holds one and it is not a candidate already;
+* **take or draw** (``SEARCH_TAKE``): when the pile can be taken only by spending wild cards
+  (where expert's ``min_pile_take`` decides), taking it and drawing instead.
+
+Each candidate is played on ``determinizations`` times: the deal is copied into the scratch
+state (:func:`copy_state_nb`), the cards hidden from the seat are dealt again at random
+from what the seat may know (:func:`resample_hidden_nb`), the candidate is played and the
+deal is played to its end with ``expert`` (default parameters) at every seat.  Every
+candidate sees the same determinizations (common random numbers): determinization ``d``
+of a decision is drawn from a key made of the seat's own policy stream, the turn count and
+the decision (:func:`decision_key_nb`), never from the deal's own streams, which the search
+never advances.  A rollout's value is the seat's side's deal score less the best other
+side's.  The best candidate is played if its mean beats the blueprint's choice by more
+than ``threshold`` points and by ``confidence`` standard errors of the paired gains;
+otherwise the blueprint's choice.  Every other decision of a
+search seat (meld steps, going out, asking, answering) is expert's.
+
+The scratch state lives in rows ``WS_SEARCH`` onwards of the state's ``ws`` array, as views
+of the same numba types as a deal state, so rollouts run the engine's one compiled turn
+(``engine.play_turns_nb``); helpers never allocate.  The engine plays a deal's turns with
+:func:`play_table_turns_nb`: without a search seat it is exactly ``play_turns_nb``.
+"""
+import numpy as np
+
+from .actions import DEC_DISCARD, DEC_DRAW, discard_options_nb
+from .cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
+from .club import P_MIN_PILE_TAKE, club_discard_nb, count_unseen_nb
+from .engine import (
+    CONTINUE,
+    DEAL_OVER,
+    MAX_TURNS,
+    begin_turn_nb,
+    cards_conserved_nb,
+    draw_phase_nb,
+    finish_discard_nb,
+    first_turn_nb,
+    forced_take_due_nb,
+    log_decision_nb,
+    melding_nb,
+    pile_top_takeable_nb,
+    play_turns_nb,
+    score_deal_nb,
+)
+from .jit import entry, kernel, one_step
+from .layout import (
+    MAX_CARDS,
+    MAX_SEATS,
+    MAX_SIDES,
+    NCOLS,
+    NPARAMS,
+    POLICY_EXPERT,
+    POLICY_SEARCH,
+    S_SCORE,
+    SIDE_BASE,
+    SIDE_STRIDE,
+)
+from .policies import greedy_take_nb
+from .rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb, rand_below_nb
+from .rules_nb import Red3Timing
+from .state import (
+    NSEATV,
+    NSIDEV,
+    NST,
+    SEAT_HAD_TURN,
+    SEAT_KNOWN,
+    SIDE_RED3,
+    ST_CHECK_FAILS,
+    ST_CHECK_ON,
+    ST_DECK_N,
+    ST_FREEZERS,
+    ST_NSEATS,
+    ST_NSIDES,
+    ST_PILE_N,
+    ST_STOCK_POS,
+    ST_TRACE_ON,
+    ST_TURNS,
+    WS_ROWS,
+    WS_SEARCH,
+    WS_UNSEEN,
+    hand_size_nb,
+    rules_record_nb,
+    side_of_nb,
+)
+
+# the search player's parameters (canasta_sim/policies.py names them; slot Q_*)
+Q_DETERMINIZATIONS = 0   # rollouts per candidate, one per determinization
+Q_CANDIDATES = 1         # the blueprint's best discards searched
+Q_THRESHOLD = 2          # points a candidate must gain over the blueprint's choice
+Q_DECISIONS = 3          # SEARCH_* bits: which decisions are searched
+Q_CONFIDENCE = 4         # standard errors by which the gain must exceed zero
+SEARCH_DISCARD = 1
+SEARCH_FREEZE = 2
+SEARCH_TAKE = 4
+MAX_CANDIDATES = 8       # candidates (at most MAX_CANDIDATES - 1) plus a freeze
+
+# the blueprint: expert with its default parameters (canasta_sim/policies.py REGISTRY)
+EXPERT_DEFAULTS = (16.0, 6.0, 300.0, 1.0, 2.0, 8.0, 30.0, 4.0)
+TAKE_ALWAYS = 0.0        # min_pile_take values that make expert take a pile with wild
+TAKE_NEVER = 1000.0      # cards, or refuse it (club.club_take_nb)
+
+# scratch rows of ws: the engine's turns use the rows below WS_SEARCH; from WS_SEARCH, first
+# the scratch state's own ws (WS_SEARCH rows), then its other arrays and the search's tables
+W_WS = WS_SEARCH
+R_HANDS = 2 * WS_SEARCH
+R_MELDS = R_HANDS + 1
+R_DECK = R_HANDS + 2
+R_PILE = R_HANDS + 3
+R_ST = R_HANDS + 4
+R_SEATV = R_HANDS + 5
+R_SIDEV = R_HANDS + 6    # ... and the scratch state's random streams from column AT
+R_WM = R_HANDS + 7
+R_POL = R_HANDS + 8      # the blueprint's policy table: search seats play expert
+R_PARAMS = R_HANDS + 9   # ... and its parameters (float64)
+R_RPOL = R_HANDS + 10    # the rollouts' policy table: expert at every seat
+R_RPARAMS = R_HANDS + 11
+R_POOL = R_HANDS + 12    # the resampler: the cards hidden from the seat
+R_UNSEEN = R_HANDS + 13  # ... their counts by kind, and its random stream from column AT
+R_STATS = R_HANDS + 14   # candidates' summed gains and squared gains over the blueprint's
+                         # choice (float64, from 0 and SQ), their cards from column AT
+R_ROW = R_HANDS + 15     # a rollout's result row
+SEARCH_ROWS = R_ROW + 1 - WS_SEARCH
+AT = 64
+SQ = 16
+assert WS_SEARCH + SEARCH_ROWS <= WS_ROWS
+
+
+# ---- the scratch state ----------------------------------------------------------------------
+
+@one_step
+def scratch_state_nb(ws):
+    """The scratch deal state: views into the rows of ``ws`` from ``WS_SEARCH``, of the same
+    shapes and numba types as a state from ``state.new_state``."""
+    hands = ws[R_HANDS, 0:MAX_SEATS * NKINDS].reshape((MAX_SEATS, NKINDS))
+    melds = ws[R_MELDS, 0:MAX_SIDES * MELD_KINDS * 3].reshape((MAX_SIDES, MELD_KINDS, 3))
+    deck = ws[R_DECK, 0:MAX_CARDS]
+    pile = ws[R_PILE, 0:MAX_CARDS]
+    st = ws[R_ST, 0:NST]
+    seatv = ws[R_SEATV, 0:MAX_SEATS * NSEATV].reshape((MAX_SEATS, NSEATV))
+    sidev = ws[R_SIDEV, 0:MAX_SIDES * NSIDEV].reshape((MAX_SIDES, NSIDEV))
+    rng = ws[R_SIDEV, AT:AT + NSTREAMS].view(np.uint64)
+    scratch = ws[W_WS:W_WS + WS_SEARCH]
+    wm = ws[R_WM, 0:2 * MELD_KINDS * 3].reshape((2, MELD_KINDS, 3))
+    return (hands, melds, deck, pile, st, seatv, sidev, rng, scratch, wm)
+
+
+@kernel
+def copy_state_nb(S, W):
+    """Copy the deal of ``S`` into ``W`` (all but the scratch rows ``ws`` and ``wm``, which
+    hold nothing between turns or at a searched decision), with the trace and the
+    conservation check off in ``W``."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands2, melds2, deck2, pile2, st2, seatv2, sidev2, rng2, ws2, wm2 = W
+    for s in range(MAX_SEATS):
+        for k in range(NKINDS):
+            hands2[s, k] = hands[s, k]
+        for c in range(NSEATV):
+            seatv2[s, c] = seatv[s, c]
+    for side in range(MAX_SIDES):
+        for r in range(MELD_KINDS):
+            for c in range(3):
+                melds2[side, r, c] = melds[side, r, c]
+        for c in range(NSIDEV):
+            sidev2[side, c] = sidev[side, c]
+    for i in range(MAX_CARDS):
+        deck2[i] = deck[i]
+        pile2[i] = pile[i]
+    for i in range(NST):
+        st2[i] = st[i]
+    for i in range(NSTREAMS):
+        rng2[i] = rng[i]
+    st2[ST_TRACE_ON] = 0
+    st2[ST_CHECK_ON] = 0
+
+
+# ---- the resampler --------------------------------------------------------------------------
+
+@kernel
+def hidden_pool_nb(rules, S, seat, pool, unseen):
+    """Write into ``pool`` the cards hidden from ``seat`` -- the deck (R2) less its hand, the
+    melds, the pile, the red threes on the table and the cards other seats are known to
+    hold (``SEAT_KNOWN``) -- in order of kind; returns how many."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen)
+    red3 = 2 * rules.num_packs - hands[seat, RED3]                      # R2: two per pack
+    for side in range(st[ST_NSIDES]):
+        red3 -= sidev[side, SIDE_RED3]                                  # R9, R13, R14
+    for i in range(st[ST_PILE_N]):
+        if pile[i] == RED3:
+            red3 -= 1
+    unseen[RED3] = max(red3, 0)
+    n = 0
+    for kind in range(NKINDS):
+        for _ in range(unseen[kind]):
+            pool[n] = kind
+            n += 1
+    return n
+
+
+@kernel
+def unknown_cards_nb(S, s):
+    """Cards of seat ``s``'s hand not known to all (its size is public, RULES.md 0.1)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    known = 0
+    for k in range(NKINDS):
+        known += seatv[s, SEAT_KNOWN + k]
+    return max(hand_size_nb(hands, s) - known, 0)
+
+
+@kernel
+def resample_hidden_nb(rules, W, seat, pool, unseen, key_rng):
+    """Deal the cards hidden from ``seat`` again, at random (stream 0 of ``key_rng``), into
+    ``W``: every other hand keeps its size and its known cards (``SEAT_KNOWN``) and gets
+    the rest from the hidden cards; the stock keeps its size and gets what is left, in random
+    order.  A red three goes only to a hand that may still hold one (red3_replacement_timing
+    = first_turn, before its first turn, R9); elsewhere red threes are always on the table.
+    Reads only what ``seat`` may know: its own hand, the melds, the pile, red threes, hand
+    and stock sizes and known cards.  Returns False (``W`` unusable) if the hidden cards
+    cannot fill the hidden places, which no real deal allows."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = W
+    n = hidden_pool_nb(rules, W, seat, pool, unseen)
+    need = st[ST_DECK_N] - st[ST_STOCK_POS]
+    for s in range(st[ST_NSEATS]):
+        if s != seat:
+            need += unknown_cards_nb(W, s)
+    if n < need:
+        return False
+    for i in range(n - 1, 0, -1):                                       # Fisher-Yates
+        j = rand_below_nb(key_rng, 0, i + 1)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+    for s in range(st[ST_NSEATS]):
+        if s == seat:
+            continue
+        want = unknown_cards_nb(W, s)
+        red3_ok = rules.red3_replacement_timing == Red3Timing.FIRST_TURN and \
+            seatv[s, SEAT_HAD_TURN] == 0
+        for k in range(NKINDS):
+            hands[s, k] = seatv[s, SEAT_KNOWN + k]
+        got = 0
+        i = 0
+        while got < want and i < n:
+            card = pool[i]
+            if card >= 0 and (card != RED3 or red3_ok):
+                hands[s, card] += 1
+                pool[i] = -1
+                got += 1
+            i += 1
+        if got < want:
+            return False
+    at = st[ST_STOCK_POS]
+    for i in range(n):
+        if pool[i] >= 0 and at < st[ST_DECK_N]:
+            deck[at] = pool[i]
+            at += 1
+    return at == st[ST_DECK_N]
+
+
+@kernel
+def decision_key_nb(rng, st, seat, decision):
+    """The key of a searched decision: from the seat's own policy stream (never advanced by
+    the search), the turn count and the decision, so the determinizations depend on nothing
+    hidden and are the same for any thread count or chunking."""
+    return mix64_nb(rng[STREAM_POLICY + seat] ^ mix64_nb(np.uint64(st[ST_TURNS]) * GOLDEN
+                                                          + np.uint64(decision + 1)))
+
+
+@kernel
+def determinize_nb(rules, S, W, seat, key, d):
+    """Determinization ``d`` of the decision with ``key``: ``W`` becomes a copy of ``S`` with
+    the cards hidden from ``seat`` dealt again (:func:`resample_hidden_nb`).  Its scratch rows
+    come from ``S``'s ``ws``; returns False if ``W`` is unusable."""
+    ws = S[8]
+    copy_state_nb(S, W)
+    key_rng = ws[R_UNSEEN, AT:AT + 1].view(np.uint64)
+    key_rng[0] = mix64_nb(key + np.uint64(d + 1) * GOLDEN)
+    return resample_hidden_nb(rules, W, seat, ws[R_POOL], ws[R_UNSEEN], key_rng)
+
+
+# ---- the policy tables ----------------------------------------------------------------------
+
+@kernel
+def has_search_nb(pol, st):
+    """Whether any seat plays ``search``."""
+    for s in range(st[ST_NSEATS]):
+        if pol[s] == POLICY_SEARCH:
+            return True
+    return False
+
+
+@kernel
+def expert_row_nb(row):
+    """Write expert's default parameters (the blueprint) into a parameter row."""
+    for i in range(NPARAMS):
+        row[i] = EXPERT_DEFAULTS[i] if i < len(EXPERT_DEFAULTS) else 0.0
+
+
+@kernel
+def fill_tables_nb(ws, pol, params, st, every_seat):
+    """Fill a policy table and its parameters in the search rows (:func:`tables_nb`): a copy
+    of ``pol`` and ``params`` with every search seat (``every_seat``: every seat) playing the
+    blueprint."""
+    table, values = tables_nb(ws, pol, every_seat)
+    for i in range(pol.shape[0]):
+        table[i] = pol[i]
+    for s in range(MAX_SEATS):
+        for i in range(NPARAMS):
+            values[s, i] = params[s, i]
+        if s < st[ST_NSEATS] and (every_seat or pol[s] == POLICY_SEARCH):
+            table[s] = POLICY_EXPERT
+            expert_row_nb(values[s])
+
+
+@one_step
+def tables_nb(ws, pol, every_seat):
+    """The policy table and parameters filled by :func:`fill_tables_nb`."""
+    row = R_RPOL if every_seat else R_POL
+    return (ws[row, 0:pol.shape[0]],
+            ws[row + 1, 0:MAX_SEATS * NPARAMS].view(np.float64).reshape((MAX_SEATS, NPARAMS)))
+
+
+# ---- rollouts -------------------------------------------------------------------------------
+
+@kernel
+def play_out_nb(rules, W, buf, seat, pol, params, opts, plan):
+    """Play the deal in ``W`` to its end from ``seat``'s turn."""
+    play_turns_nb(rules, W, buf, seat, pol, params, opts, plan, MAX_TURNS)
+
+
+@kernel
+def margin_nb(rules, W, seat, row):
+    """The ended deal in ``W``, scored (R51-R57): the seat's side's deal score less the best
+    other side's."""
+    score_deal_nb(rules, W, row)
+    st = W[4]
+    side = side_of_nb(st, seat)
+    mine = row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]
+    best = -10 ** 9
+    for k in range(st[ST_NSIDES]):
+        if k != side:
+            best = max(best, row[SIDE_BASE + SIDE_STRIDE * k + S_SCORE])
+    return mine - best
+
+
+@kernel
+def add_gain_nb(stats, c, value, base):
+    """Record candidate ``c``'s rollout ``value`` against the blueprint's choice's ``base`` on
+    the same determinization (common random numbers): its gain and squared gain."""
+    gain = float(value - base)
+    stats[c] += gain
+    stats[SQ + c] += gain * gain
+
+
+@kernel
+def worth_playing_nb(stats, c, rollouts, q):
+    """Whether candidate ``c``'s mean gain over the blueprint's choice beats ``threshold``
+    points and is ``confidence`` standard errors above zero (paired over the
+    determinizations)."""
+    mean = stats[c] / rollouts
+    if mean <= q[Q_THRESHOLD]:
+        return False
+    if rollouts < 2:
+        return q[Q_CONFIDENCE] <= 0.0
+    var = max(stats[SQ + c] / rollouts - mean * mean, 0.0) * rollouts / (rollouts - 1)
+    return mean > q[Q_CONFIDENCE] * np.sqrt(var / rollouts)
+
+
+@kernel
+def choose_nb(stats, n, rollouts, q):
+    """The candidate to play: the best mean gain over candidate 0 (the blueprint's choice)
+    if it is worth playing (:func:`worth_playing_nb`); else 0."""
+    best = 0
+    for c in range(1, n):
+        if best == 0 or stats[c] > stats[best]:
+            best = c
+    if best > 0 and worth_playing_nb(stats, best, rollouts, q):
+        return best
+    return 0
+
+
+@kernel
+def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
+    """The take-or-draw search (``SEARCH_TAKE``): when the pile can be taken only by
+    spending wild cards, the take and the draw are rolled out (``pol_r``, ``params_r``: the
+    rollouts' tables).  Returns the ``min_pile_take`` that makes the blueprint play the
+    chosen one, or -1 for the blueprint's own choice."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if not pile_top_takeable_nb(st, hands, melds, pile, seat):
+        return -1.0
+    begin_turn_nb(st, sidev, melds, seat, 1)             # as draw_phase_nb does (R11)
+    if st[ST_STOCK_POS] >= st[ST_DECK_N] and forced_take_due_nb(rules, S, seat):
+        return -1.0                                       # R49: the take is forced
+    k, d, j = greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
+    if k < 0 or d + j == 0:
+        return -1.0
+    W = scratch_state_nb(ws)
+    stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
+    stats[:] = 0.0
+    blueprint = 0 if st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE] else 1
+    base = 0
+    rollouts = int(q[Q_DETERMINIZATIONS])
+    key = decision_key_nb(rng, st, seat, DEC_DRAW)
+    for det in range(rollouts):
+        for i in range(2):
+            c = blueprint if i == 0 else 1 - blueprint          # the blueprint's choice first
+            if not determinize_nb(rules, S, W, seat, key, det):
+                return -1.0
+            params_r[seat, P_MIN_PILE_TAKE] = TAKE_ALWAYS if c == 0 else TAKE_NEVER
+            after = play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, 1)
+            params_r[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+            if after >= 0:
+                play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r, opts,
+                            plan)
+            value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+            if i == 0:
+                base = value
+            add_gain_nb(stats, i, value, base)
+    if worth_playing_nb(stats, 1, rollouts, q):
+        return TAKE_NEVER if blueprint == 0 else TAKE_ALWAYS
+    return -1.0
+
+
+@kernel
+def discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands):
+    """The discards searched, into ``cands`` (the blueprint's choice first); returns how
+    many.  ``opts[:n]`` are the discard options (reordered here)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    mask = int(q[Q_DECISIONS])
+    want = min(int(q[Q_CANDIDATES]), MAX_CANDIDATES - 1) if mask & SEARCH_DISCARD else 1
+    nc = 0
+    m = n
+    while nc < want and m >= 1:             # expert's best, then its best of the rest ...
+        i = club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN], seat,
+                            POLICY_EXPERT, eparams, opts, m)
+        cands[nc] = opts[i, 1]
+        nc += 1
+        for c in range(5):                  # ... with the chosen option moved out of the list
+            t = opts[i, c]
+            opts[i, c] = opts[m - 1, c]
+            opts[m - 1, c] = t
+        m -= 1
+    if mask & SEARCH_FREEZE and st[ST_FREEZERS] == 0:                     # R32: freeze it
+        wild = DEUCE if hands[seat, DEUCE] > 0 else (JOKER if hands[seat, JOKER] > 0 else -1)
+        fresh = wild >= 0
+        for c in range(nc):
+            if cands[c] == wild:
+                fresh = False
+        if fresh:
+            cands[nc] = wild
+            nc += 1
+    return nc
+
+
+@kernel
+def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
+    """The seat's discard (R17): the blueprint's, or a better candidate found by rollouts
+    (``SEARCH_DISCARD``, ``SEARCH_FREEZE``).  With the decision log on, the decision is
+    logged as the engine logs one."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    n = discard_options_nb(hands[seat], opts)
+    cands = ws[R_STATS, AT:AT + MAX_CANDIDATES]
+    nc = discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands)
+    chosen = 0
+    if nc >= 2:
+        W = scratch_state_nb(ws)
+        stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
+        stats[:] = 0.0
+        base = 0
+        rollouts = int(q[Q_DETERMINIZATIONS])
+        key = decision_key_nb(rng, st, seat, DEC_DISCARD)
+        ok = True
+        for det in range(rollouts):
+            for c in range(nc):
+                if not determinize_nb(rules, S, W, seat, key, det):
+                    ok = False
+                    break
+                if finish_discard_nb(rules, W, buf, seat, cands[c]) != DEAL_OVER:
+                    play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r,
+                                opts, plan)
+                value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+                if c == 0:
+                    base = value
+                add_gain_nb(stats, c, value, base)
+            if not ok:
+                break
+        if ok:
+            chosen = choose_nb(stats, nc, rollouts, q)
+    card = cands[chosen]
+    if st[ST_TRACE_ON] == 2:
+        n = discard_options_nb(hands[seat], opts)
+        for i in range(n):
+            if opts[i, 1] == card:
+                log_decision_nb(st, buf, seat, DEC_DISCARD, i, opts, n, plan)
+    return card
+
+
+@kernel
+def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opts, plan):
+    """A search seat's turn (R11): as ``engine.play_turn_nb``, with the blueprint's tables
+    ``pol_b``, ``params_b`` and the searched decisions (``q``: the seat's search
+    parameters; ``pol_r``, ``params_r``: the rollouts' tables)."""
+    first_turn_nb(rules, S, buf, seat)
+    if int(q[Q_DECISIONS]) & SEARCH_TAKE:
+        take = search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan)
+        if take >= 0.0:
+            params_b[seat, P_MIN_PILE_TAKE] = take
+    over = draw_phase_nb(rules, S, buf, seat, pol_b, params_b, opts, plan)
+    params_b[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+    if over == DEAL_OVER:
+        return DEAL_OVER
+    if melding_nb(rules, S, buf, seat, pol_b, params_b, opts, plan) == DEAL_OVER:
+        return DEAL_OVER
+    card = search_discard_nb(rules, S, buf, seat, q, params_b[seat], pol_r, params_r, opts,
+                             plan)
+    return finish_discard_nb(rules, S, buf, seat, card)
+
+
+@kernel
+def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """A turn of a deal with a search seat: every search seat plays the blueprint but at its
+    own searched decisions; a user policy's error record is kept in ``pol``.  Returns
+    DEAL_OVER or CONTINUE."""
+    ws = S[8]
+    st = S[4]
+    fill_tables_nb(ws, pol, params, st, False)
+    fill_tables_nb(ws, pol, params, st, True)
+    pol_b, params_b = tables_nb(ws, pol, False)
+    pol_r, params_r = tables_nb(ws, pol, True)
+    if pol[seat] == POLICY_SEARCH:
+        result = search_turn_nb(rules, S, buf, seat, params[seat], pol_b, params_b, pol_r,
+                                params_r, opts, plan)
+        if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
+            st[ST_CHECK_FAILS] += 1                                       # R2, as engine
+    else:
+        after = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan, 1)
+        result = DEAL_OVER if after < 0 else CONTINUE
+    for i in range(MAX_SEATS, pol.shape[0]):
+        pol[i] = pol_b[i]
+    return result
+
+
+@kernel
+def play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
+    """``engine.play_turns_nb`` for the deal loops: up to ``turns`` turns from ``seat``;
+    returns the seat whose turn comes next, or -1 once the deal is over.  With a search seat
+    at the table the turns go one by one through :func:`search_table_turn_nb`."""
+    if not has_search_nb(pol, S[4]):
+        return play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
+    n = S[4][ST_NSEATS]
+    for _ in range(turns):
+        if search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+            return -1
+        seat = (seat + 1) % n
+    return seat
+
+
+@entry
+def determinize_entry_nb(rules, S, W, seat, decision, d):
+    """For tests: ``W`` (a state from ``state.new_state``) becomes determinization ``d`` of
+    ``seat``'s decision ``decision`` in ``S``; returns whether it is usable."""
+    record = rules_record_nb(rules)
+    key = decision_key_nb(S[7], S[4], seat, decision)
+    return determinize_nb(record[0], S, W, seat, key, d)

@@ -1,0 +1,212 @@
+"""The search player (kernels/search.py, docs/search.md): its resampler of hidden cards, that
+it leaves the real deal alone, that it decides from what its seat may know, and that its rows
+do not depend on threads or chunking."""
+import numpy as np
+import pytest
+from canasta_sim.kernels import search, state
+from canasta_sim.kernels.actions import DEC_DISCARD, DEC_DRAW
+from canasta_sim.kernels.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from canasta_sim.kernels.engine import play_deals_nb
+from canasta_sim.kernels.layout import COL_CHECK_FAILS, NCOLS, POLICY_SEARCH
+from canasta_sim.kernels.midgame import play_turn_traced_nb, play_until_nb
+
+from canasta_sim import simulate
+from canasta_sim.fairness import information_check, rearrange_hidden
+from canasta_sim.policies import REGISTRY, SEARCH_PARAMS, parse_policies
+from canasta_sim.runner import policy_table, prepare
+
+FAST = "search(determinizations=2,candidates=2,threshold=0,decisions=7)"
+PAIRED = f"{FAST},expert,{FAST},expert"
+
+
+def test_blueprint_and_slots_match_the_registry():
+    """The kernel's copy of expert's defaults and the search slots follow policies.py."""
+    assert search.EXPERT_DEFAULTS == tuple(REGISTRY["expert"].params.values())
+    assert list(REGISTRY["search"].params) == list(SEARCH_PARAMS)
+    assert [search.Q_DETERMINIZATIONS, search.Q_CANDIDATES, search.Q_THRESHOLD,
+            search.Q_DECISIONS, search.Q_CONFIDENCE] == [0, 1, 2, 3, 4]
+    assert REGISTRY["search"].policy_id == POLICY_SEARCH
+    assert search.WS_SEARCH + search.SEARCH_ROWS <= state.WS_ROWS
+    _, ids, params = parse_policies("search(decisions=1),expert,search(decisions=1),expert", 4)
+    assert list(ids[:4]) == [POLICY_SEARCH, 5, POLICY_SEARCH, 5]
+    assert params[0, search.Q_DECISIONS] == 1 and params[0, search.Q_DETERMINIZATIONS] == 16
+
+
+def _positions(count, rules="classic", policies="expert", seed=3):
+    """Real mid-deal states (between turns) with the seat to play: (plan, S, seat)."""
+    plan = prepare(count, seed, rules, policies)
+    rng = np.random.default_rng(seed)
+    out, deal = [], 0
+    while len(out) < count:
+        S = state.new_state()
+        seat = play_until_nb(plan.rules_nb, plan.seed, deal, policy_table(plan), plan.params,
+                             plan.scores_before, int(rng.integers(0, 50)), S)
+        deal += 1
+        if seat >= 0:
+            out.append((plan, S, seat))
+    return out
+
+
+def _stock(S):
+    st = S[4]
+    return S[2][st[state.ST_STOCK_POS]:st[state.ST_DECK_N]]
+
+
+def _all_cards(S, nb):
+    """Count by kind of every card in hands, melds, the pile, the stock and red-three areas."""
+    hands, melds, deck, pile, st, seatv, sidev = S[:7]
+    have = hands.sum(axis=0).copy()
+    have[RED3] += sidev[:, state.SIDE_RED3].sum()
+    for r in range(NKINDS):
+        have[r] += melds[:, r, state.M_NAT].sum()
+    have[DEUCE] += melds[:, :, state.M_DEUCE].sum()
+    have[JOKER] += melds[:, :, state.M_JOKER].sum()
+    have += np.bincount(pile[:st[state.ST_PILE_N]], minlength=NKINDS)
+    have += np.bincount(_stock(S), minlength=NKINDS)
+    return have
+
+
+def _deck(nb):
+    want = np.full(NKINDS, 4 * nb.num_packs)
+    want[RED3] = want[3] = 2 * nb.num_packs
+    want[JOKER] = nb.num_jokers
+    return want
+
+
+@pytest.mark.parametrize("rules", ["classic", "classic(red3_replacement_timing=first_turn)"])
+def test_resampler_keeps_what_the_seat_knows_and_conserves_cards(rules):
+    """A determinization holds exactly the deck (R2); the seat's hand, the melds, the pile,
+    red threes, every hand size, every known card and the stock size are kept; only a hand
+    that may still hold red threes (first_turn timing, before its first turn) gets any."""
+    moved = 0
+    for plan, S, seat in _positions(25, rules):
+        nb = plan.rules_nb
+        for d in range(3):
+            W = state.new_state()
+            assert search.determinize_entry_nb(nb, S, W, seat, DEC_DISCARD, d)
+            assert np.array_equal(_all_cards(W, nb), _deck(nb))
+            assert np.array_equal(W[0][seat], S[0][seat])
+            for a in (1, 3, 5, 6):                      # melds, pile, seat and side records
+                assert np.array_equal(W[a], S[a])
+            assert np.array_equal(W[4][:state.ST_TRACE_ON], S[4][:state.ST_TRACE_ON])
+            assert np.array_equal(W[0].sum(axis=1), S[0].sum(axis=1))
+            known = W[5][:, state.SEAT_KNOWN:state.SEAT_KNOWN + NKINDS]
+            assert (W[0] >= known).all()
+            assert len(_stock(W)) == len(_stock(S))
+            for s in range(plan.rules.num_players):
+                if W[0][s, RED3] > 0:
+                    assert "first_turn" in rules and W[5][s, state.SEAT_HAD_TURN] == 0
+            moved += not np.array_equal(W[0], S[0]) or not np.array_equal(_stock(W), _stock(S))
+    assert moved >= 70
+
+
+def test_resampler_is_a_function_of_what_the_seat_knows():
+    """Rearranging the hidden cards (as the information check does) changes no
+    determinization; the same key gives the same deal, another determinization another."""
+    rng = np.random.default_rng(5)
+    differ = 0
+    for plan, S, seat in _positions(20):
+        S2 = tuple(a.copy() for a in S)
+        rearrange_hidden(S2, seat, rng)
+        W1, W2, W3, W4 = (state.new_state() for _ in range(4))
+        nb = plan.rules_nb
+        search.determinize_entry_nb(nb, S, W1, seat, DEC_DRAW, 0)
+        search.determinize_entry_nb(nb, S2, W2, seat, DEC_DRAW, 0)
+        search.determinize_entry_nb(nb, S, W3, seat, DEC_DRAW, 0)
+        search.determinize_entry_nb(nb, S, W4, seat, DEC_DRAW, 1)
+        for a in range(8):
+            assert np.array_equal(W1[a], W2[a])
+            assert np.array_equal(W1[a], W3[a])
+        differ += not np.array_equal(_stock(W1), _stock(W4))
+    assert differ >= 18
+
+
+def test_a_short_pool_is_refused():
+    """A position whose hidden places outnumber the cards the seat has not seen (no real
+    deal) is not determinized."""
+    plan, S, seat = _positions(1)[0]
+    other = (seat + 1) % 4
+    S[0][other, FIRST_NATURAL] += 200
+    assert not search.determinize_entry_nb(plan.rules_nb, S, state.new_state(), seat,
+                                           DEC_DISCARD, 0)
+
+
+def _rows(policies, deals=40, **kw):
+    """The result rows of ``deals`` deals, without the policy names."""
+    return _played(simulate(deals, seed=11, policies=policies, **kw))
+
+
+def _played(table):
+    """A results table as a DataFrame without the policy name columns."""
+    frame = table.to_pandas()
+    return frame.drop(columns=[c for c in frame.columns if c.startswith("policy_")])
+
+
+def test_unreachable_threshold_plays_expert_exactly():
+    """With a threshold no rollout can beat, search plays expert's every move: the rollouts
+    (copies of the deal, resampled and played out) never touch the real deal."""
+    expert = _rows("expert")
+    same = _rows("search(threshold=1e9,determinizations=3),expert,expert,expert")
+    assert expert.equals(same)
+    games = simulate(games=4, seed=2, policies="expert")
+    games2 = simulate(games=4, seed=2, policies="search(threshold=1e9,determinizations=2)")
+    assert _played(games[0]).equals(_played(games2[0]))
+    assert _played(games[1]).equals(_played(games2[1]))
+
+
+def _checked_rows(policies, deals=40):
+    """Rows of ``deals`` deals played with card conservation checked after every turn."""
+    plan = prepare(deals, 11, "classic", policies)
+    out = np.zeros((deals, NCOLS), np.int64)
+    play_deals_nb(plan.rules_nb, plan.seed, 0, out, policy_table(plan), plan.params,
+                  plan.scores_before, 1)
+    return out
+
+
+def test_search_deviates_and_plays_legal_deals():
+    """With no threshold search leaves expert's play in some deals, and every deal stays
+    legal (cards conserved after every turn, no safety net hit)."""
+    expert = _checked_rows("expert")
+    rows = _checked_rows(PAIRED)
+    assert (rows[:, COL_CHECK_FAILS] == 0).all() and (expert[:, COL_CHECK_FAILS] == 0).all()
+    assert (rows != expert).any(axis=1).sum() >= 10
+
+
+@pytest.mark.parametrize("threads,chunk_size", [(1, None), (2, 7)])
+def test_rows_do_not_depend_on_threads_or_chunks(threads, chunk_size):
+    one = _rows(PAIRED, deals=16, threads=1, chunk_size=16)
+    other = _rows(PAIRED, deals=16, threads=threads,
+                  chunk_size=chunk_size)
+    assert one.equals(other)
+
+
+def test_information_check_passes():
+    """fairness.information_check on search seats: the seat's play does not change when the
+    cards hidden from it are rearranged (its resampler reads only what it may know)."""
+    plan = prepare(30, 4, "classic", FAST)
+    check = information_check(plan, positions=30, seed=4)
+    assert check.ok, check.detail
+
+
+def test_synthetic_positions_do_not_depend_on_hidden_cards():
+    """tests/test_information.py's positions, played by search seats through the engine's
+    turn dispatch (midgame.play_turn_traced_nb): seat 0's turn is the same when every card
+    hidden from it is rearranged."""
+    from scenario import random_position
+    from test_information import hidden_cards_never_matter, seat0_view
+
+    buf = np.zeros(1 << 16, np.int32)
+
+    def play(pos):
+        play_turn_traced_nb(pos.rules.to_kernel(), pos.S, 0, pos.pol, pos.params, buf)
+
+    assert hidden_cards_never_matter(FAST, 60, play) > 40
+    deviated = 0                            # ... and the search really ran in those turns
+    for seed in range(60):
+        played = []
+        for policy in (FAST, "expert"):
+            pos = random_position(seed, policy)[0]
+            play(pos)
+            played.append(seat0_view(pos))
+        deviated += any(not np.array_equal(a, b) for a, b in zip(*played))
+    assert deviated >= 5
