@@ -832,7 +832,9 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     """Play up to ``turns`` turns clockwise from ``seat`` (fewer if the deal ends); returns
     the seat whose turn comes next, or -1 once the deal is over.  The turn's code is compiled
     once here and shared by every kernel that plays turns (whole deals, kernels/midgame.py),
-    with no call per turn."""
+    with no call per turn.  Callers pass ``turns`` as an int64 (``np.int64(1)``), never a
+    literal: numba compiles a function once per literal value it is called with, and each
+    version of this one compiles every turn phase again."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n = st[ST_NSEATS]
     for _ in range(turns):
@@ -853,7 +855,7 @@ def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, 
     deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
     seat = (st[ST_DEALER] + 1) % st[ST_NSEATS]
     if search.play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
-                                  MAX_TURNS) >= 0:
+                                  np.int64(MAX_TURNS)) >= 0:      # int64: see play_turns_nb
         # the safety net, never reached in practice: the deal did not end in MAX_TURNS turns
         st[ST_END_REASON] = END_STOCK
         st[ST_CHECK_FAILS] += 1

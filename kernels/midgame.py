@@ -50,7 +50,7 @@ def play_turn_traced_nb(rules, S, seat, pol, params, buf):
     S[4][ST_TRACE_ON] = 2
     S[4][ST_TRACE_POS] = 0
     S[4][ST_TRACE_OVERFLOW] = 0
-    play_table_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, 1)
+    play_table_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, np.int64(1))
     user_failed_nb(pol, -1)
     S[4][ST_TRACE_ON] = 0
     return -1 if S[4][ST_TRACE_OVERFLOW] == 1 else S[4][ST_TRACE_POS]

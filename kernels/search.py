@@ -332,7 +332,7 @@ def tables_nb(ws, pol, every_seat):
 @kernel
 def play_out_nb(rules, W, buf, seat, pol, params, opts, plan):
     """Play the deal in ``W`` to its end from ``seat``'s turn."""
-    play_turns_nb(rules, W, buf, seat, pol, params, opts, plan, MAX_TURNS)
+    play_turns_nb(rules, W, buf, seat, pol, params, opts, plan, np.int64(MAX_TURNS))
 
 
 @kernel
@@ -414,7 +414,7 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
             if not determinize_nb(rules, S, W, seat, key, det):
                 return -1.0
             params_r[seat, P_MIN_PILE_TAKE] = TAKE_ALWAYS if c == 0 else TAKE_NEVER
-            after = play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, 1)
+            after = play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, np.int64(1))
             params_r[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
             if after >= 0:
                 play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r, opts,
@@ -540,7 +540,7 @@ def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
         if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
             st[ST_CHECK_FAILS] += 1                                       # R2, as engine
     else:
-        after = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan, 1)
+        after = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan, np.int64(1))
         result = DEAL_OVER if after < 0 else CONTINUE
     for i in range(MAX_SEATS, pol.shape[0]):
         pol[i] = pol_b[i]
