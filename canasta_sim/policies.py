@@ -81,9 +81,10 @@ SEARCH_PARAMS = {
     "candidates": Param(True, 1, 7, "search: the blueprint's best discards searched"),
     "threshold": Param(False, 0, 1e9, "search: points per deal a candidate must gain over "
                        "the blueprint's choice to be played (a huge value plays expert)"),
-    "decisions": Param(True, 0, 7, "search: decisions searched, a sum of 1 (the discard), "
-                       "2 (freezing the pile with a wild card) and 4 (taking the pile with "
-                       "wild cards, or drawing)"),
+    "decisions": Param(True, 0, 15, "search: decisions searched, a sum of 1 (the discard), "
+                       "2 (freezing the pile with a wild card), 4 (taking the pile with "
+                       "wild cards, or drawing) and 8 (going out now, asking the partner, "
+                       "or holding on)"),
     "confidence": Param(False, 0, 100, "search: standard errors by which a candidate's mean "
                         "gain over the blueprint's choice (paired over the determinizations) "
                         "must exceed zero to be played"),
@@ -117,7 +118,7 @@ REGISTRY = {
                     wild_hold=1, want_canastas=2, endgame_stock=8, answer_max_hand=30,
                     danger=4),
     "search": PolicySpec(layout.POLICY_SEARCH, {"determinizations": 16.0, "candidates": 2.0,
-                                                "threshold": 40.0, "decisions": 5.0,
+                                                "threshold": 40.0, "decisions": 13.0,
                                                 "confidence": 1.0}),
 }
 assert set(REGISTRY) == set(layout.POLICY_NAMES) | {"search"}

@@ -81,6 +81,10 @@ from .state import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
+    OUT_ASK,
+    OUT_HOLD,
+    OUT_NOW,
+    OUT_OWN,
     SEAT_KNOWN,
     SEAT_LAST_DISCARD,
     SIDE_MELDED,
@@ -92,6 +96,7 @@ from .state import (
     ST_PILE_N,
     ST_STOCK_POS,
     ST_TURN_LAST_RED3,
+    ST_TURN_OUT_CHOICE,
     ST_TURN_TAKE,
     WS_UNSEEN,
     canastas_nb,
@@ -391,7 +396,11 @@ def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, p
 def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas):
     """Whether the player wants to go out now that it can (``canastas``: its side's).
     The reasons are pure facts, tried cheapest first: ``careful`` and ``expert`` want out
-    once the side has ``want_canastas`` canastas, whatever the rest says."""
+    once the side has ``want_canastas`` canastas, whatever the rest says.  The search player's
+    choice for the turn (``ST_TURN_OUT_CHOICE``: OUT_NOW, OUT_HOLD) overrides them all."""
+    choice = st[ST_TURN_OUT_CHOICE]
+    if choice == OUT_NOW or choice == OUT_HOLD:
+        return choice == OUT_NOW
     if policy == POLICY_RUSH:
         return True
     if policy != POLICY_BUILDER and canastas >= params[P_WANT_CANASTAS]:
@@ -409,8 +418,11 @@ def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canas
 def asks_partner_nb(rules, S, seat, policy, params):
     """Whether to ask the partner for permission to go out (R42): with asking required,
     when it wants to go out (``expert`` always asks); otherwise only ``expert``, when it does
-    not want to go out on its own (:func:`never_asks_nb`)."""
+    not want to go out on its own (:func:`never_asks_nb`); or as the search player chose for
+    the turn (``ST_TURN_OUT_CHOICE``)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if st[ST_TURN_OUT_CHOICE] != OUT_OWN:
+        return st[ST_TURN_OUT_CHOICE] == OUT_ASK
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params,
                               canastas_nb(melds, side_of_nb(st, seat)))
     if rules.ask_permission == Ask.REQUIRED:

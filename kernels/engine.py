@@ -97,6 +97,7 @@ from .state import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
+    OUT_OWN,
     SEAT_HAD_TURN,
     SEAT_KNOWN,
     SEAT_LAST_DISCARD,
@@ -131,6 +132,7 @@ from .state import (
     ST_TURN_MIN,
     ST_TURN_NEEDS_MIN,
     ST_TURN_NEW_RANKS,
+    ST_TURN_OUT_CHOICE,
     ST_TURN_PRE_RANKS,
     ST_TURN_SEAT,
     ST_TURN_TAKE,
@@ -189,6 +191,7 @@ def begin_turn_nb(st, sidev, melds, seat, take):
     st[ST_TURN_LAST_RED3] = 0
     st[ST_TURN_TAKE_CANASTAS] = 0
     st[ST_TURN_DISCARDED] = 0
+    st[ST_TURN_OUT_CHOICE] = OUT_OWN
 
 
 @turn_step

@@ -8,7 +8,12 @@ At a searched decision the seat lists a few candidates -- the blueprint's own ch
 * **freeze** (``SEARCH_FREEZE``): also a wild card (a deuce before a joker) while the pile is
   not frozen (R32), if the hand holds one and it is not a candidate already;
 * **take or draw** (``SEARCH_TAKE``): when the pile can be taken only by spending wild cards
-  (where expert's ``min_pile_take`` decides), taking it and drawing instead.
+  (where expert's ``min_pile_take`` decides), taking it and drawing instead;
+* **going out or asking** (``SEARCH_OUT``): after the draw, when the seat could go out, its
+  going-out choice for the meld phase (``state.OUT_*``): expert's own, going out now, asking
+  the partner (R42) and holding on, less the one expert's own play is
+  (:func:`out_candidates_nb`).  The choice is played by setting ``ST_TURN_OUT_CHOICE``, which
+  expert's going-out wish and question obey for the rest of the turn (kernels/club.py).
 
 Each candidate is played on ``determinizations`` times: the deal is copied into the scratch
 state (:func:`copy_state_nb`), the cards hidden from the seat are dealt again at random
@@ -21,7 +26,7 @@ never advances.  A rollout's value is the seat's side's deal score less the best
 side's.  The best candidate is played if its mean beats the blueprint's choice by more
 than ``threshold`` points and by ``confidence`` standard errors of the paired gains;
 otherwise the blueprint's choice.  Every other decision of a
-search seat (meld steps, going out, asking, answering) is expert's.
+search seat (the meld steps, answering the partner) is expert's.
 
 The scratch state lives in rows ``WS_SEARCH`` onwards of the state's ``ws`` array, as views
 of the same numba types as a deal state, so rollouts run the engine's one compiled turn
@@ -30,15 +35,16 @@ of the same numba types as a deal state, so rollouts run the engine's one compil
 """
 import numpy as np
 
-from .actions import DEC_DISCARD, DEC_DRAW, discard_options_nb
+from .actions import DEC_ASK, DEC_DISCARD, DEC_DRAW, MAX_OPTS, can_go_out_nb, discard_options_nb
 from .cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import P_MIN_PILE_TAKE, club_discard_nb, count_unseen_nb
+from .club import P_MIN_PILE_TAKE, club_discard_nb, count_unseen_nb, go_out_wanted_nb
 from .engine import (
     CONTINUE,
     DEAL_OVER,
     MAX_TURNS,
     begin_turn_nb,
     cards_conserved_nb,
+    discard_phase_nb,
     draw_phase_nb,
     finish_discard_nb,
     first_turn_nb,
@@ -62,13 +68,18 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
+from .plans import MAX_PLANS, has_partner_nb
 from .policies import greedy_take_nb
 from .rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb, rand_below_nb
-from .rules_nb import Red3Timing
+from .rules_nb import Ask, Red3Timing
 from .state import (
     NSEATV,
     NSIDEV,
     NST,
+    OUT_ASK,
+    OUT_HOLD,
+    OUT_NOW,
+    OUT_OWN,
     SEAT_HAD_TURN,
     SEAT_KNOWN,
     SIDE_RED3,
@@ -81,10 +92,15 @@ from .state import (
     ST_PILE_N,
     ST_STOCK_POS,
     ST_TRACE_ON,
+    ST_TURN_ASK,
+    ST_TURN_LAST_RED3,
+    ST_TURN_OUT_CHOICE,
+    ST_TURN_TAKE,
     ST_TURNS,
     WS_ROWS,
     WS_SEARCH,
     WS_UNSEEN,
+    canastas_nb,
     hand_size_nb,
     rules_record_nb,
     side_of_nb,
@@ -99,6 +115,7 @@ Q_CONFIDENCE = 4         # standard errors by which the gain must exceed zero
 SEARCH_DISCARD = 1
 SEARCH_FREEZE = 2
 SEARCH_TAKE = 4
+SEARCH_OUT = 8
 MAX_CANDIDATES = 8       # candidates (at most MAX_CANDIDATES - 1) plus a freeze
 
 # the blueprint: expert with its default parameters (canasta_sim/policies.py REGISTRY)
@@ -502,11 +519,115 @@ def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, pl
     return card
 
 
+# ---- going out or asking --------------------------------------------------------------------
+
+@kernel
+def out_open_nb(rules, S, seat, plan):
+    """Whether the seat could go out in this turn's meld phase (a going-out plan exists, as
+    after a "yes" if it asked, R42): only then is there a going-out choice."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
+        return False                                                   # R47: no meld
+    asked = st[ST_TURN_ASK]
+    st[ST_TURN_ASK] = 1                    # as engine.ask_phase_nb: out if the answer were yes
+    able = can_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
+    st[ST_TURN_ASK] = asked
+    return able
+
+
+@kernel
+def may_ask_nb(rules, st):
+    """Whether the seat may ask its partner this turn (R42): a turn begun with a draw, a
+    partner, and asking not ruled out."""
+    return st[ST_TURN_TAKE] == 0 and rules.ask_permission != Ask.NEVER and has_partner_nb(st)
+
+
+@kernel
+def blueprint_out_nb(rules, S, seat, eparams):
+    """The going-out choice (``OUT_*``) that expert's own reasons make this turn
+    (club.go_out_wanted_nb, club.asks_partner_nb)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, POLICY_EXPERT, eparams,
+                              canastas_nb(melds, side_of_nb(st, seat)))
+    if may_ask_nb(rules, st):
+        return OUT_ASK if rules.ask_permission == Ask.REQUIRED or not wanted else OUT_NOW
+    return OUT_NOW if wanted else OUT_HOLD
+
+
+@kernel
+def out_candidates_nb(rules, S, seat, eparams, cands):
+    """The going-out choices searched, into ``cands``: ``OUT_OWN`` (the blueprint) first, then
+    every other choice open to the seat (R42: going out without asking is closed when asking
+    is required in a draw turn); returns how many."""
+    st = S[4]
+    own = blueprint_out_nb(rules, S, seat, eparams)
+    cands[0] = OUT_OWN
+    nc = 1
+    for choice in range(OUT_NOW, OUT_HOLD + 1):
+        if choice == own:
+            continue
+        if choice == OUT_ASK and not may_ask_nb(rules, st):
+            continue
+        if choice == OUT_NOW and may_ask_nb(rules, st) and rules.ask_permission == Ask.REQUIRED:
+            continue
+        cands[nc] = choice
+        nc += 1
+    return nc
+
+
+@kernel
+def rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan):
+    """``seat``'s meld and discard phases in ``W``; returns DEAL_OVER or CONTINUE."""
+    if melding_nb(rules, W, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        return DEAL_OVER
+    return discard_phase_nb(rules, W, buf, seat, pol, params, opts, plan)
+
+
+@kernel
+def play_rest_nb(rules, W, buf, seat, pol, params, opts, plan):
+    """Play the deal in ``W`` to its end from ``seat``'s meld phase."""
+    if rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan) != DEAL_OVER:
+        play_out_nb(rules, W, buf, (seat + 1) % W[4][ST_NSEATS], pol, params, opts, plan)
+
+
+@kernel
+def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
+    """The going-out search (``SEARCH_OUT``), after the draw: when the seat could go out,
+    going out now, asking the partner (R42) and holding on are rolled out from the meld
+    phase on (``pol_r``, ``params_r``: the rollouts' tables).  Returns the ``OUT_*`` choice
+    for the turn: ``OUT_OWN`` for the blueprint's own."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if not out_open_nb(rules, S, seat, plan):
+        return OUT_OWN
+    cands = ws[R_STATS, AT:AT + MAX_CANDIDATES]
+    nc = out_candidates_nb(rules, S, seat, eparams, cands)
+    W = scratch_state_nb(ws)
+    stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
+    stats[:] = 0.0
+    base = 0
+    rollouts = int(q[Q_DETERMINIZATIONS])
+    key = decision_key_nb(rng, st, seat, DEC_ASK)
+    for det in range(rollouts):
+        for c in range(nc):
+            if not determinize_nb(rules, S, W, seat, key, det):
+                return OUT_OWN
+            W[4][ST_TURN_OUT_CHOICE] = cands[c]
+            play_rest_nb(rules, W, buf, seat, pol_r, params_r, opts, plan)
+            value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+            if c == 0:
+                base = value
+            add_gain_nb(stats, c, value, base)
+    return cands[choose_nb(stats, nc, rollouts, q)]
+
+
+# ---- the search seat's turn -----------------------------------------------------------------
+
 @kernel
 def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opts, plan):
     """A search seat's turn (R11): as ``engine.play_turn_nb``, with the blueprint's tables
-    ``pol_b``, ``params_b`` and the searched decisions (``q``: the seat's search
-    parameters; ``pol_r``, ``params_r``: the rollouts' tables)."""
+    ``pol_b``, ``params_b`` and the searched decisions -- the take before the draw, the
+    going-out choice after it, the discard (``q``: the seat's search parameters; ``pol_r``,
+    ``params_r``: the rollouts' tables)."""
     first_turn_nb(rules, S, buf, seat)
     if int(q[Q_DECISIONS]) & SEARCH_TAKE:
         take = search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan)
@@ -516,6 +637,10 @@ def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opt
     params_b[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
     if over == DEAL_OVER:
         return DEAL_OVER
+    if int(q[Q_DECISIONS]) & SEARCH_OUT:
+        st = S[4]
+        st[ST_TURN_OUT_CHOICE] = search_out_nb(rules, S, buf, seat, q, params_b[seat], pol_r,
+                                               params_r, opts, plan)
     if melding_nb(rules, S, buf, seat, pol_b, params_b, opts, plan) == DEAL_OVER:
         return DEAL_OVER
     card = search_discard_nb(rules, S, buf, seat, q, params_b[seat], pol_r, params_r, opts,
@@ -569,3 +694,25 @@ def determinize_entry_nb(rules, S, W, seat, decision, d):
     record = rules_record_nb(rules)
     key = decision_key_nb(S[7], S[4], seat, decision)
     return determinize_nb(record[0], S, W, seat, key, d)
+
+
+@entry
+def out_choice_entry_nb(rules, S, seat, pol, params, choice, cands):
+    """For tests: ``seat``'s turn in ``S`` (``pol``, ``params``: the tables, no search seat),
+    its going-out choice fixed to ``choice`` (``OUT_*``) after the draw.  ``cands`` gets the
+    choices :func:`search_out_nb` would roll out there; returns how many (0 if the seat could
+    not go out), or -1 if the draw ended the deal."""
+    opts = np.zeros((MAX_OPTS, 5), np.int64)
+    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
+    buf = np.zeros(1, np.int32)
+    record = rules_record_nb(rules)
+    S[4][ST_TRACE_ON] = 0
+    first_turn_nb(record[0], S, buf, seat)
+    if draw_phase_nb(record[0], S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        return -1
+    nc = 0
+    if out_open_nb(record[0], S, seat, plan):
+        nc = out_candidates_nb(record[0], S, seat, params[seat], cands)
+    S[4][ST_TURN_OUT_CHOICE] = choice
+    rest_of_turn_nb(record[0], S, buf, seat, pol, params, opts, plan)
+    return nc

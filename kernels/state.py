@@ -58,10 +58,19 @@ ST_TURN_DISCARDED = 23   # 1 if the turn ended with a discard
 ST_TRACE_ON = 24
 ST_TRACE_POS = 25
 ST_TRACE_OVERFLOW = 26
+ST_TURN_OUT_CHOICE = 27  # OUT_*: the search player's going-out choice this turn (kernels/search.py)
 ST_TURN_MIN = 28         # the minimum the turn's initial meld must reach (R27)
 ST_CHECK_ON = 29         # 1: check card conservation after every turn
 ST_CHECK_FAILS = 30      # turns after which conservation failed
 NST = 32
+
+# ST_TURN_OUT_CHOICE values: how a club player's going-out wish and question are decided this
+# turn (kernels/club.py go_out_wanted_nb, asks_partner_nb).  Only the search player sets one
+# other than OUT_OWN; every turn begins with OUT_OWN (engine.begin_turn_nb).
+OUT_OWN = 0     # by the player's own reasons
+OUT_NOW = 1     # wants out all this meld phase; does not ask
+OUT_ASK = 2     # asks the partner (R42); its wish is its own
+OUT_HOLD = 3    # wants out at no point of this meld phase; does not ask
 
 # seatv columns
 SEAT_MELDED_BEFORE = 0   # the seat melded in an earlier turn of this deal (R44 i)

@@ -15,7 +15,7 @@ from canasta_sim.fairness import information_check, rearrange_hidden
 from canasta_sim.policies import REGISTRY, SEARCH_PARAMS, parse_policies
 from canasta_sim.runner import policy_table, prepare
 
-FAST = "search(determinizations=2,candidates=2,threshold=0,decisions=7)"
+FAST = "search(determinizations=2,candidates=2,threshold=0,decisions=15)"
 PAIRED = f"{FAST},expert,{FAST},expert"
 
 
@@ -210,3 +210,89 @@ def test_synthetic_positions_do_not_depend_on_hidden_cards():
             played.append(seat0_view(pos))
         deviated += any(not np.array_equal(a, b) for a, b in zip(*played))
     assert deviated >= 5
+
+
+OUT_RULES = ["classic", "classic(ask_permission=required)", "classic(ask_permission=never)",
+             "two-player", "six-player-3x2"]
+
+
+def _open_choices(rules, st):
+    """The going-out choices R42 leaves the seat in the turn recorded by ``st``."""
+    ask = st[state.ST_TURN_TAKE] == 0 and st[state.ST_NSEATS] > st[state.ST_NSIDES] \
+        and "never" not in rules
+    choices = {state.OUT_NOW, state.OUT_ASK, state.OUT_HOLD}
+    if not ask:
+        choices.discard(state.OUT_ASK)
+    if ask and "required" in rules:
+        choices.discard(state.OUT_NOW)                   # R42: no going out without a yes
+    return choices
+
+
+def _turn_with_choice(plan, S, seat, choice):
+    """``seat``'s turn from a copy of ``S`` with its going-out choice fixed after the draw
+    (search.out_choice_entry_nb): (candidates the search would roll out, the state after)."""
+    S2 = tuple(a.copy() for a in S)
+    cands = np.zeros(search.MAX_CANDIDATES, np.int64)
+    n = search.out_choice_entry_nb(plan.rules_nb, S2, seat, policy_table(plan), plan.params,
+                                   choice, cands)
+    return [int(c) for c in cands[:max(n, 0)]], S2
+
+
+def _went_out(S, seat):
+    """Whether the seat's hand is empty: it went out (R39)."""
+    return S[0][seat].sum() == 0
+
+
+def _same_turn(A, B):
+    """The same state, but for the recorded going-out choice."""
+    keep = [i for i in range(state.NST) if i != state.ST_TURN_OUT_CHOICE]
+    return all(np.array_equal(a, b) for a, b in zip(A[:4], B[:4])) and \
+        np.array_equal(A[4][keep], B[4][keep]) and \
+        all(np.array_equal(a, b) for a, b in zip(A[5:8], B[5:8]))
+
+
+@pytest.mark.parametrize("rules", OUT_RULES)
+def test_going_out_candidates_and_what_each_choice_plays(rules):
+    """Where the seat could go out after its draw, the search rolls out expert's own play
+    (OUT_OWN) and every other choice R42 leaves open; the one left out plays exactly as
+    expert does.  OUT_NOW goes out, OUT_ASK asks the partner, OUT_HOLD (almost) never goes
+    out (only when nothing else is legal)."""
+    seen = held_out = 0
+    for plan, S, seat in _positions(400, rules, seed=8):
+        cands, own = _turn_with_choice(plan, S, seat, state.OUT_OWN)
+        if not cands:
+            continue
+        seen += 1
+        choices = _open_choices(rules, own[4])
+        assert cands[0] == state.OUT_OWN and len(set(cands)) == len(cands)
+        assert set(cands[1:]) <= choices
+        left = choices - set(cands[1:])
+        assert len(left) == 1
+        blueprint = left.pop()
+        _, same = _turn_with_choice(plan, S, seat, blueprint)
+        if blueprint == state.OUT_HOLD:        # expert may still go out later in the phase
+            assert _same_turn(own, same) or _went_out(own, seat)
+        else:
+            assert _same_turn(own, same)
+        for choice in choices:
+            _, after = _turn_with_choice(plan, S, seat, choice)
+            if choice == state.OUT_NOW:
+                assert _went_out(after, seat)
+            elif choice == state.OUT_ASK:
+                assert after[4][state.ST_TURN_ASK] in (0, 1)
+                assert _went_out(after, seat) == (after[4][state.ST_TURN_ASK] == 1)
+            else:
+                assert after[4][state.ST_TURN_ASK] == -1
+                held_out += _went_out(after, seat)
+    assert seen >= 5
+    assert held_out <= seen // 10
+
+
+def test_going_out_search_deviates_and_plays_legal_deals():
+    """Searching only the going-out decision (decisions=8) leaves expert's play in some
+    deals, and every deal stays legal."""
+    expert = _checked_rows("expert", deals=60)
+    only_out = "search(determinizations=4,threshold=0,confidence=0,decisions=8)"
+    rows = _checked_rows(f"{only_out},expert,{only_out},expert", deals=60)
+    assert (rows[:, COL_CHECK_FAILS] == 0).all()
+    assert (rows != expert).any(axis=1).sum() >= 3
