@@ -353,6 +353,21 @@ def play_out_nb(rules, W, buf, seat, pol, params, opts, plan):
 
 
 @kernel
+def rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan):
+    """``seat``'s meld and discard phases in ``W``; returns DEAL_OVER or CONTINUE."""
+    if melding_nb(rules, W, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        return DEAL_OVER
+    return discard_phase_nb(rules, W, buf, seat, pol, params, opts, plan)
+
+
+@kernel
+def play_rest_nb(rules, W, buf, seat, pol, params, opts, plan):
+    """Play the deal in ``W`` to its end from ``seat``'s meld phase."""
+    if rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan) != DEAL_OVER:
+        play_out_nb(rules, W, buf, (seat + 1) % W[4][ST_NSEATS], pol, params, opts, plan)
+
+
+@kernel
 def margin_nb(rules, W, seat, row):
     """The ended deal in ``W``, scored (R51-R57): the seat's side's deal score less the best
     other side's."""
@@ -404,6 +419,54 @@ def choose_nb(stats, n, rollouts, q):
 
 
 @kernel
+def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts, plan):
+    """Play candidate ``cand`` of a searched ``decision`` in ``W`` and the deal to its end,
+    with the rollouts' tables: a discard (DEC_DISCARD: the card), the take or the draw
+    (DEC_DRAW: the ``min_pile_take`` that makes expert play it, for the whole turn) or a
+    going-out choice (DEC_ASK: ``OUT_*``, from the meld phase)."""
+    nxt = (seat + 1) % W[4][ST_NSEATS]
+    if decision == DEC_DISCARD:
+        if finish_discard_nb(rules, W, buf, seat, cand) != DEAL_OVER:
+            play_out_nb(rules, W, buf, nxt, pol_r, params_r, opts, plan)
+    elif decision == DEC_DRAW:
+        params_r[seat, P_MIN_PILE_TAKE] = float(cand)
+        after = play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, np.int64(1))
+        params_r[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+        if after >= 0:
+            play_out_nb(rules, W, buf, nxt, pol_r, params_r, opts, plan)
+    else:
+        W[4][ST_TURN_OUT_CHOICE] = cand
+        play_rest_nb(rules, W, buf, seat, pol_r, params_r, opts, plan)
+
+
+@kernel
+def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params_r, opts,
+                      plan):
+    """Roll out the candidates ``cands[:nc]`` of ``seat``'s ``decision`` (the blueprint's
+    choice first), each on the same ``determinizations`` deals of the hidden cards (common
+    random numbers), and return the index of the one to play (:func:`choose_nb`); 0 if a
+    determinization is unusable."""
+    rng, ws = S[7], S[8]
+    W = scratch_state_nb(ws)
+    stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
+    stats[:] = 0.0
+    base = 0
+    rollouts = int(q[Q_DETERMINIZATIONS])
+    key = decision_key_nb(rng, S[4], seat, decision)
+    for det in range(rollouts):
+        for c in range(nc):
+            if not determinize_nb(rules, S, W, seat, key, det):
+                return 0
+            play_candidate_nb(rules, W, buf, seat, decision, cands[c], pol_r, params_r, opts,
+                              plan)
+            value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+            if c == 0:
+                base = value
+            add_gain_nb(stats, c, value, base)
+    return choose_nb(stats, nc, rollouts, q)
+
+
+@kernel
 def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     """The take-or-draw search (``SEARCH_TAKE``): when the pile can be taken only by
     spending wild cards, the take and the draw are rolled out (``pol_r``, ``params_r``: the
@@ -418,30 +481,13 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     k, d, j = greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
     if k < 0 or d + j == 0:
         return -1.0
-    W = scratch_state_nb(ws)
-    stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
-    stats[:] = 0.0
-    blueprint = 0 if st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE] else 1
-    base = 0
-    rollouts = int(q[Q_DETERMINIZATIONS])
-    key = decision_key_nb(rng, st, seat, DEC_DRAW)
-    for det in range(rollouts):
-        for i in range(2):
-            c = blueprint if i == 0 else 1 - blueprint          # the blueprint's choice first
-            if not determinize_nb(rules, S, W, seat, key, det):
-                return -1.0
-            params_r[seat, P_MIN_PILE_TAKE] = TAKE_ALWAYS if c == 0 else TAKE_NEVER
-            after = play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, np.int64(1))
-            params_r[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
-            if after >= 0:
-                play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r, opts,
-                            plan)
-            value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
-            if i == 0:
-                base = value
-            add_gain_nb(stats, i, value, base)
-    if worth_playing_nb(stats, 1, rollouts, q):
-        return TAKE_NEVER if blueprint == 0 else TAKE_ALWAYS
+    cands = ws[R_STATS, AT:AT + 2]                        # the blueprint's choice first
+    takes = st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+    cands[0] = int(TAKE_ALWAYS if takes else TAKE_NEVER)
+    cands[1] = int(TAKE_NEVER if takes else TAKE_ALWAYS)
+    if rollout_choice_nb(rules, S, buf, seat, q, DEC_DRAW, cands, 2, pol_r, params_r, opts,
+                         plan) == 1:
+        return float(cands[1])
     return -1.0
 
 
@@ -487,29 +533,8 @@ def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, pl
     nc = discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands)
     chosen = 0
     if nc >= 2:
-        W = scratch_state_nb(ws)
-        stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
-        stats[:] = 0.0
-        base = 0
-        rollouts = int(q[Q_DETERMINIZATIONS])
-        key = decision_key_nb(rng, st, seat, DEC_DISCARD)
-        ok = True
-        for det in range(rollouts):
-            for c in range(nc):
-                if not determinize_nb(rules, S, W, seat, key, det):
-                    ok = False
-                    break
-                if finish_discard_nb(rules, W, buf, seat, cands[c]) != DEAL_OVER:
-                    play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], pol_r, params_r,
-                                opts, plan)
-                value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
-                if c == 0:
-                    base = value
-                add_gain_nb(stats, c, value, base)
-            if not ok:
-                break
-        if ok:
-            chosen = choose_nb(stats, nc, rollouts, q)
+        chosen = rollout_choice_nb(rules, S, buf, seat, q, DEC_DISCARD, cands, nc, pol_r,
+                                   params_r, opts, plan)
     card = cands[chosen]
     if st[ST_TRACE_ON] == 2:
         n = discard_options_nb(hands[seat], opts)
@@ -576,21 +601,6 @@ def out_candidates_nb(rules, S, seat, eparams, cands):
 
 
 @kernel
-def rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan):
-    """``seat``'s meld and discard phases in ``W``; returns DEAL_OVER or CONTINUE."""
-    if melding_nb(rules, W, buf, seat, pol, params, opts, plan) == DEAL_OVER:
-        return DEAL_OVER
-    return discard_phase_nb(rules, W, buf, seat, pol, params, opts, plan)
-
-
-@kernel
-def play_rest_nb(rules, W, buf, seat, pol, params, opts, plan):
-    """Play the deal in ``W`` to its end from ``seat``'s meld phase."""
-    if rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan) != DEAL_OVER:
-        play_out_nb(rules, W, buf, (seat + 1) % W[4][ST_NSEATS], pol, params, opts, plan)
-
-
-@kernel
 def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
     """The going-out search (``SEARCH_OUT``), after the draw: when the seat could go out,
     going out now, asking the partner (R42) and holding on are rolled out from the meld
@@ -601,23 +611,8 @@ def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
         return OUT_OWN
     cands = ws[R_STATS, AT:AT + MAX_CANDIDATES]
     nc = out_candidates_nb(rules, S, seat, eparams, cands)
-    W = scratch_state_nb(ws)
-    stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
-    stats[:] = 0.0
-    base = 0
-    rollouts = int(q[Q_DETERMINIZATIONS])
-    key = decision_key_nb(rng, st, seat, DEC_ASK)
-    for det in range(rollouts):
-        for c in range(nc):
-            if not determinize_nb(rules, S, W, seat, key, det):
-                return OUT_OWN
-            W[4][ST_TURN_OUT_CHOICE] = cands[c]
-            play_rest_nb(rules, W, buf, seat, pol_r, params_r, opts, plan)
-            value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
-            if c == 0:
-                base = value
-            add_gain_nb(stats, c, value, base)
-    return cands[choose_nb(stats, nc, rollouts, q)]
+    return cands[rollout_choice_nb(rules, S, buf, seat, q, DEC_ASK, cands, nc, pol_r, params_r,
+                                   opts, plan)]
 
 
 # ---- the search seat's turn -----------------------------------------------------------------
