@@ -47,7 +47,7 @@ from .club import (
     is_club_nb,
     never_asks_nb,
 )
-from .jit import entry, kernel, turn_step
+from .jit import entry, kernel, level, turn_step
 from .layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
@@ -847,7 +847,7 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     return seat
 
 
-@kernel
+@level
 def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""

@@ -11,7 +11,7 @@ import numpy as np
 from .actions import MAX_OPTS
 from .cards import MELD_KINDS
 from .engine import play_deal_nb
-from .jit import entry, kernel
+from .jit import entry, kernel, level
 from .layout import (
     COL_DEALER,
     D_CUM_BEFORE,
@@ -63,7 +63,7 @@ def game_over_nb(rules, cum):
     return GAME_ON, -1
 
 
-@kernel
+@level
 def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_row, rows,
                  extras):
     """Play game ``game`` to its end; one result row and one extras row per deal.

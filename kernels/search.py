@@ -49,7 +49,7 @@ from .engine import (
     play_turns_nb,
     score_deal_nb,
 )
-from .jit import entry, kernel, one_step
+from .jit import entry, kernel, level, one_step
 from .layout import (
     MAX_CARDS,
     MAX_SEATS,
@@ -329,7 +329,7 @@ def tables_nb(ws, pol, every_seat):
 
 # ---- rollouts -------------------------------------------------------------------------------
 
-@kernel
+@level
 def play_out_nb(rules, W, buf, seat, pol, params, opts, plan):
     """Play the deal in ``W`` to its end from ``seat``'s turn."""
     play_turns_nb(rules, W, buf, seat, pol, params, opts, plan, np.int64(MAX_TURNS))
@@ -386,7 +386,7 @@ def choose_nb(stats, n, rollouts, q):
     return 0
 
 
-@kernel
+@level
 def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     """The take-or-draw search (``SEARCH_TAKE``): when the pile can be taken only by
     spending wild cards, the take and the draw are rolled out (``pol_r``, ``params_r``: the
@@ -459,7 +459,7 @@ def discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands):
     return nc
 
 
-@kernel
+@level
 def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
     """The seat's discard (R17): the blueprint's, or a better candidate found by rollouts
     (``SEARCH_DISCARD``, ``SEARCH_FREEZE``).  With the decision log on, the decision is
@@ -502,7 +502,7 @@ def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, pl
     return card
 
 
-@kernel
+@level
 def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opts, plan):
     """A search seat's turn (R11): as ``engine.play_turn_nb``, with the blueprint's tables
     ``pol_b``, ``params_b`` and the searched decisions (``q``: the seat's search
@@ -523,7 +523,7 @@ def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opt
     return finish_discard_nb(rules, S, buf, seat, card)
 
 
-@kernel
+@level
 def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """A turn of a deal with a search seat: every search seat plays the blueprint but at its
     own searched decisions; a user policy's error record is kept in ``pol``.  Returns
