@@ -164,6 +164,7 @@ CONTINUE = 0
 SAVE_KNOWN = 2 * NKINDS    # WS_SAVE_HAND columns from here: the seat's known cards
 DEAL_OVER = 1
 MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
+HALF_TURN = -1             # play_turns_nb: a turn's draw and meld phases only
 
 
 # ---- turn book-keeping ----------------------------------------------------------------------
@@ -721,11 +722,20 @@ def finish_discard_nb(rules, S, buf, seat, card):
 @turn_step
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
+    return turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, True)
+
+
+@turn_step
+def turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, discards):
+    """The phases of ``seat``'s turn (R11): draw, meld and, with ``discards``, discard;
+    without, it stops before the discard phase (CONTINUE) for a caller that discards."""
     first_turn_nb(rules, S, buf, seat)
     if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
         return DEAL_OVER
     if melding_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
         return DEAL_OVER
+    if not discards:
+        return CONTINUE
     return discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
 
 
@@ -830,15 +840,19 @@ def score_side_nb(rules, S, side, out):
 @kernel
 def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     """Play up to ``turns`` turns clockwise from ``seat`` (fewer if the deal ends); returns
-    the seat whose turn comes next, or -1 once the deal is over.  The turn's code is compiled
-    once here and shared by every kernel that plays turns (whole deals, kernels/midgame.py),
-    with no call per turn.  Callers pass ``turns`` as an int64 (``np.int64(1)``), never a
-    literal: numba compiles a function once per literal value it is called with, and each
-    version of this one compiles every turn phase again."""
+    the seat whose turn comes next, or -1 once the deal is over.  ``turns`` = HALF_TURN plays
+    only the draw and meld phases of ``seat``'s turn (kernels/search.py then discards) and
+    returns ``seat``, or -1.  The turn's code is compiled once here and shared by every
+    kernel that plays turns (whole deals, the search player, kernels/midgame.py), with no
+    call per turn."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n = st[ST_NSEATS]
-    for _ in range(turns):
-        over = play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER
+    half = turns == HALF_TURN
+    for _ in range(1 if half else turns):
+        over = turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan,
+                              not half) == DEAL_OVER
+        if half:
+            return -1 if over else seat
         if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
             st[ST_CHECK_FAILS] += 1
         if over:
@@ -910,16 +924,19 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
 
 
 @entry
-def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf, decisions):
+def trace_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf, decisions):
     """Play one deal with the trace on; returns the number of ints written to ``buf``
-    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``decisions`` = 1 also logs
-    every listed decision (``log_decision_nb``), for the move-generation tests."""
+    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``dealer`` -1 draws the dealer
+    as :func:`play_deals_nb` does; a seat sets it (a deal of a game, kernels/games.py, whose
+    ``scores_before`` are the sides' cumulative scores).  ``decisions`` = 1 also logs every
+    listed decision (``log_decision_nb``), for the move-generation tests."""
     S = new_state_nb()
     S[4][ST_TRACE_ON] = 1 + decisions
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     record = rules_record_nb(rules)
-    play_deal_nb(record[0], S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
+    play_deal_nb(record[0], S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
+                 row)
     user_failed_nb(pol, deal)
     return S[4][ST_TRACE_POS]
 

@@ -36,15 +36,14 @@ from .club import P_MIN_PILE_TAKE, club_discard_nb, count_unseen_nb
 from .engine import (
     CONTINUE,
     DEAL_OVER,
+    HALF_TURN,
     MAX_TURNS,
     begin_turn_nb,
     cards_conserved_nb,
-    draw_phase_nb,
     finish_discard_nb,
     first_turn_nb,
     forced_take_due_nb,
     log_decision_nb,
-    melding_nb,
     pile_top_takeable_nb,
     play_turns_nb,
     score_deal_nb,
@@ -512,11 +511,10 @@ def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opt
         take = search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan)
         if take >= 0.0:
             params_b[seat, P_MIN_PILE_TAKE] = take
-    over = draw_phase_nb(rules, S, buf, seat, pol_b, params_b, opts, plan)
+    over = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan,
+                         np.int64(HALF_TURN)) < 0             # the draw and meld phases
     params_b[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
-    if over == DEAL_OVER:
-        return DEAL_OVER
-    if melding_nb(rules, S, buf, seat, pol_b, params_b, opts, plan) == DEAL_OVER:
+    if over:
         return DEAL_OVER
     card = search_discard_nb(rules, S, buf, seat, q, params_b[seat], pol_r, params_r, opts,
                              plan)
