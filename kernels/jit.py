@@ -12,14 +12,15 @@ every turn (the turn and its phases, the policy switches, the take's book-keepin
 passes a tuple of arrays as one machine argument per array field, about 90 words for ``S``,
 pushed onto the stack at every call; these helpers are therefore inlined into their caller
 (numba's ``inline='always'``), so that a deal's turns make no such call in the common case.
-``one_step`` marks a few more helpers inlined for the same reason: each has a single caller,
-runs at every meld step or decision and costs less than passing its arguments (so inlining
-it adds no code and no compile time).  ``level`` marks the levels between an entry kernel and
-the shared turn kernel ``engine.play_turns_nb``: a whole deal, a game, the search player's
-table turn and its searched decisions.  Numba links the code of every function a compiled
-function calls into it, then optimizes and emits the whole again, so each called level above
-the turn costs as much compile time as the turn's code itself; inlined into the kernel above
-it, a level costs only its own few lines.  Every other helper stays a call.
+``one_step`` marks a few more helpers inlined for the same reason: each has a single caller
+or a body of a few lines (adding an option to a list), runs at every meld step or decision
+and costs less than passing its arguments (so inlining it adds no code and no compile time).
+``level`` marks the levels between an entry kernel and the shared turn kernel
+``engine.play_turns_nb``: a whole deal, a game, the search player's table turn and its
+searched decisions.  Numba links the code of every function a compiled function calls into
+it, then optimizes and emits the whole again, so each called level above the turn repeats
+the optimization and emission of the turn's code; inlined into the kernel above it, a level
+adds only its own few lines.  Every other helper stays a call.
 
 ``entry`` marks the few kernels called from Python: they allocate the state and keep NRT.
 ``_nrt`` is a numba target option (not in numba's public docs; numba's own test-suite uses
