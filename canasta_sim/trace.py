@@ -32,19 +32,14 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False)
     ``decisions`` also logs every listed decision (see :func:`decision_trace`).
     """
     from canasta_sim.kernels.engine import trace_deal_nb
-    from canasta_sim.kernels.games import trace_game_deal_nb
 
     size = BUFFER_INTS
     while True:
         buf = np.zeros(size, np.int32)
         row = np.zeros(layout.NCOLS, np.int64)
         table = policy_table(plan)
-        if dealer < 0:
-            used = trace_deal_nb(plan.rules_nb, plan.seed, deal, table, plan.params,
-                                 plan.scores_before, row, buf, int(decisions))
-        else:
-            used = trace_game_deal_nb(plan.rules_nb, plan.seed, deal, dealer, table,
-                                      plan.params, plan.scores_before, row, buf)
+        used = trace_deal_nb(plan.rules_nb, plan.seed, deal, dealer, table, plan.params,
+                             plan.scores_before, row, buf, int(decisions))
         check_policy_table(plan, table)
         if row[layout.COL_TRACE_OVERFLOW] == 0:
             return buf[:used], row

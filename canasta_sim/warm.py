@@ -49,7 +49,7 @@ def warm_trace_deal() -> float:
 
     plan = prepare(1)
     start = time.perf_counter()
-    trace_deal_nb(plan.rules_nb, 0, 0, plan.policy_ids, plan.params, plan.scores_before,
+    trace_deal_nb(plan.rules_nb, 0, 0, -1, plan.policy_ids, plan.params, plan.scores_before,
                   np.zeros(layout.NCOLS, np.int64), np.zeros(1 << 12, np.int32), 0)
     return time.perf_counter() - start
 
@@ -76,7 +76,7 @@ def warm_play_games() -> float:
 
 
 def warm_games() -> float:
-    """Make ``play_games_nb`` and ``trace_game_deal_nb`` ready; returns seconds."""
+    """Make ``play_games_nb`` and the traced deal of a game ready; returns seconds."""
     from canasta_sim.runner import prepare
     from canasta_sim.trace import run_traced
 
@@ -88,8 +88,8 @@ def warm_games() -> float:
 
 
 def warm_midgame() -> float:
-    """Make kernels/midgame.py's two entries ready (``check-policy``, the information
-    tests); returns seconds."""
+    """Make kernels/midgame.py's entry ready (``check-policy``, the information tests);
+    returns seconds."""
     import numpy as np
 
     from canasta_sim.kernels import state
@@ -113,6 +113,6 @@ def warm() -> dict:
     steps = (("play_deals_nb", warm_play_deals, (engine.play_deals_nb,)),
              ("trace_deal_nb", warm_trace_deal, (engine.trace_deal_nb,)),
              ("deal_only_nb", warm_deal_only, (engine.deal_only_nb,)),
-             ("play_games_nb", warm_games, (games.play_games_nb, games.trace_game_deal_nb)),
-             ("midgame", warm_midgame, (midgame.play_until_nb, midgame.play_turn_traced_nb)))
+             ("play_games_nb", warm_games, (games.play_games_nb, engine.trace_deal_nb)),
+             ("midgame", warm_midgame, (midgame.midgame_nb,)))
     return {name: Ready(step(), _how(*dispatchers)) for name, step, dispatchers in steps}

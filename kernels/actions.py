@@ -14,7 +14,7 @@ going out is one option per scoring state, listed by ``kernels/plans.py``.
 import numpy as np
 
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from .jit import kernel
+from .jit import kernel, one_step
 from .layout import EV_MELD
 from .plans import (
     PLAN_META,
@@ -76,7 +76,7 @@ DEC_ANSWER = 4
 DEC_TAKE_PLAN = 5   # take melds from the hand before the rest of the pile joins it (R35)
 
 
-@kernel
+@one_step
 def add_opt_nb(opts, n, kind, a, b, c, d):
     """Append one option row; returns the new count (silently full at MAX_OPTS)."""
     if n >= opts.shape[0]:
@@ -534,7 +534,7 @@ def take_plan_open_nb(rules, st):
     return short_of_minimum_nb(st) or rules.concealed_canasta_bonus != 0
 
 
-@kernel
+@one_step
 def discard_options_nb(hand_row, opts):
     """One option per kind of card in the hand (R17: any card may be discarded)."""
     n = 0

@@ -47,7 +47,7 @@ from .club import (
     is_club_nb,
     never_asks_nb,
 )
-from .jit import entry, kernel, turn_step
+from .jit import entry, kernel, level, turn_step
 from .layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
@@ -166,6 +166,14 @@ CONTINUE = 0
 SAVE_KNOWN = 2 * NKINDS    # WS_SAVE_HAND columns from here: the seat's known cards
 DEAL_OVER = 1
 MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
+# play_turns_nb: a ``turns`` below zero plays a part of ``seat``'s turn (kernels/search.py)
+DRAW_ONLY = -1             # its first-turn step and draw phase
+MELD_ONLY = -2             # its meld phase
+FROM_MELD = -3             # its meld and discard phases, then the deal to its end
+# the phases of a turn (R11), for turn_phases_nb
+DRAW = 0
+MELD = 1
+DISCARD = 2
 
 
 # ---- turn book-keeping ----------------------------------------------------------------------
@@ -724,11 +732,24 @@ def finish_discard_nb(rules, S, buf, seat, card):
 @turn_step
 def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
-    first_turn_nb(rules, S, buf, seat)
-    if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
-        return DEAL_OVER
+    return turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, DRAW, DISCARD)
+
+
+@turn_step
+def turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, first, last):
+    """Phases ``first`` to ``last`` of ``seat``'s turn (R11): DRAW (with the first-turn step),
+    MELD, DISCARD.  Returns DEAL_OVER, or CONTINUE (also when it stops before the discard
+    for a caller that goes on with the turn)."""
+    if first == DRAW:
+        first_turn_nb(rules, S, buf, seat)
+        if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+            return DEAL_OVER
+        if last == DRAW:
+            return CONTINUE
     if melding_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
         return DEAL_OVER
+    if last == MELD:
+        return CONTINUE
     return discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
 
 
@@ -833,15 +854,24 @@ def score_side_nb(rules, S, side, out):
 @kernel
 def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     """Play up to ``turns`` turns clockwise from ``seat`` (fewer if the deal ends); returns
-    the seat whose turn comes next, or -1 once the deal is over.  The turn's code is compiled
-    once here and shared by every kernel that plays turns (whole deals, kernels/midgame.py),
-    with no call per turn.  Callers pass ``turns`` as an int64 (``np.int64(1)``), never a
-    literal: numba compiles a function once per literal value it is called with, and each
-    version of this one compiles every turn phase again."""
+    the seat whose turn comes next, or -1 once the deal is over.  For the search player
+    (kernels/search.py) ``turns`` may name a part of ``seat``'s turn: DRAW_ONLY or MELD_ONLY
+    play that phase and return ``seat`` (or -1); FROM_MELD plays the turn on from its meld
+    phase, then the deal to its end.  The turn's code is compiled once here, at one call
+    site, and shared by every kernel that plays turns (whole deals, the search player,
+    kernels/midgame.py), with no call per turn."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n = st[ST_NSEATS]
-    for _ in range(turns):
-        over = play_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER
+    part = turns == DRAW_ONLY or turns == MELD_ONLY
+    first = DRAW if turns == DRAW_ONLY or turns >= 0 else MELD
+    last = first if part else DISCARD
+    count = 1 if part else (MAX_TURNS if turns == FROM_MELD else turns)
+    for _ in range(count):
+        over = turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, first,
+                              last) == DEAL_OVER
+        if part:
+            return -1 if over else seat
+        first = DRAW
         if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
             st[ST_CHECK_FAILS] += 1
         if over:
@@ -850,7 +880,7 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     return seat
 
 
-@kernel
+@level
 def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
@@ -913,16 +943,19 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
 
 
 @entry
-def trace_deal_nb(rules, seed, deal, pol, params, scores_before, row, buf, decisions):
+def trace_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf, decisions):
     """Play one deal with the trace on; returns the number of ints written to ``buf``
-    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``decisions`` = 1 also logs
-    every listed decision (``log_decision_nb``), for the move-generation tests."""
+    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``dealer`` -1 draws the dealer
+    as :func:`play_deals_nb` does; a seat sets it (a deal of a game, kernels/games.py, whose
+    ``scores_before`` are the sides' cumulative scores).  ``decisions`` = 1 also logs every
+    listed decision (``log_decision_nb``), for the move-generation tests."""
     S = new_state_nb()
     S[4][ST_TRACE_ON] = 1 + decisions
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     record = rules_record_nb(rules)
-    play_deal_nb(record[0], S, buf, seed, deal, -1, pol, params, scores_before, opts, plan, row)
+    play_deal_nb(record[0], S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
+                 row)
     user_failed_nb(pol, deal)
     return S[4][ST_TRACE_POS]
 

@@ -11,7 +11,7 @@ import numpy as np
 from .actions import MAX_OPTS
 from .cards import MELD_KINDS
 from .engine import play_deal_nb
-from .jit import entry, kernel
+from .jit import entry, kernel, level
 from .layout import (
     COL_DEALER,
     D_CUM_BEFORE,
@@ -34,7 +34,7 @@ from .layout import (
 )
 from .plans import MAX_PLANS
 from .rules_nb import Tie
-from .state import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS, new_state_nb, rules_record_nb
+from .state import ST_CHECK_ON, new_state_nb, rules_record_nb
 from .user import user_failed_nb
 
 GAME_ON = -1                                      # game_over_nb: the game goes on
@@ -63,7 +63,7 @@ def game_over_nb(rules, cum):
     return GAME_ON, -1
 
 
-@kernel
+@level
 def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_row, rows,
                  extras):
     """Play game ``game`` to its end; one result row and one extras row per deal.
@@ -122,18 +122,3 @@ def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params,
         if user_failed_nb(pol, -1):
             return g + 1, used
     return games_out.shape[0], used
-
-
-@entry
-def trace_game_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf):
-    """Play one deal of a game (its deal number, dealer and the cumulative scores before it)
-    with the trace on; returns the number of ints written to ``buf``."""
-    S = new_state_nb()
-    S[4][ST_TRACE_ON] = 1
-    opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
-    record = rules_record_nb(rules)
-    play_deal_nb(record[0], S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
-                 row)
-    user_failed_nb(pol, deal)
-    return S[4][ST_TRACE_POS]

@@ -41,21 +41,21 @@ from .club import P_MIN_PILE_TAKE, club_discard_nb, count_unseen_nb, go_out_want
 from .engine import (
     CONTINUE,
     DEAL_OVER,
+    DRAW_ONLY,
+    FROM_MELD,
     MAX_TURNS,
+    MELD_ONLY,
     begin_turn_nb,
     cards_conserved_nb,
-    discard_phase_nb,
-    draw_phase_nb,
     finish_discard_nb,
     first_turn_nb,
     forced_take_due_nb,
     log_decision_nb,
-    melding_nb,
     pile_top_takeable_nb,
     play_turns_nb,
     score_deal_nb,
 )
-from .jit import entry, kernel, one_step
+from .jit import entry, kernel, level, one_step
 from .layout import (
     MAX_CARDS,
     MAX_SEATS,
@@ -346,25 +346,10 @@ def tables_nb(ws, pol, every_seat):
 
 # ---- rollouts -------------------------------------------------------------------------------
 
-@kernel
+@level
 def play_out_nb(rules, W, buf, seat, pol, params, opts, plan):
     """Play the deal in ``W`` to its end from ``seat``'s turn."""
     play_turns_nb(rules, W, buf, seat, pol, params, opts, plan, np.int64(MAX_TURNS))
-
-
-@kernel
-def rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan):
-    """``seat``'s meld and discard phases in ``W``; returns DEAL_OVER or CONTINUE."""
-    if melding_nb(rules, W, buf, seat, pol, params, opts, plan) == DEAL_OVER:
-        return DEAL_OVER
-    return discard_phase_nb(rules, W, buf, seat, pol, params, opts, plan)
-
-
-@kernel
-def play_rest_nb(rules, W, buf, seat, pol, params, opts, plan):
-    """Play the deal in ``W`` to its end from ``seat``'s meld phase."""
-    if rest_of_turn_nb(rules, W, buf, seat, pol, params, opts, plan) != DEAL_OVER:
-        play_out_nb(rules, W, buf, (seat + 1) % W[4][ST_NSEATS], pol, params, opts, plan)
 
 
 @kernel
@@ -418,7 +403,7 @@ def choose_nb(stats, n, rollouts, q):
     return 0
 
 
-@kernel
+@level
 def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts, plan):
     """Play candidate ``cand`` of a searched ``decision`` in ``W`` and the deal to its end,
     with the rollouts' tables: a discard (DEC_DISCARD: the card), the take or the draw
@@ -436,10 +421,10 @@ def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts
             play_out_nb(rules, W, buf, nxt, pol_r, params_r, opts, plan)
     else:
         W[4][ST_TURN_OUT_CHOICE] = cand
-        play_rest_nb(rules, W, buf, seat, pol_r, params_r, opts, plan)
+        play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, np.int64(FROM_MELD))
 
 
-@kernel
+@level
 def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params_r, opts,
                       plan):
     """Roll out the candidates ``cands[:nc]`` of ``seat``'s ``decision`` (the blueprint's
@@ -466,7 +451,7 @@ def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params
     return choose_nb(stats, nc, rollouts, q)
 
 
-@kernel
+@level
 def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     """The take-or-draw search (``SEARCH_TAKE``): when the pile can be taken only by
     spending wild cards, the take and the draw are rolled out (``pol_r``, ``params_r``: the
@@ -522,7 +507,7 @@ def discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands):
     return nc
 
 
-@kernel
+@level
 def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
     """The seat's discard (R17): the blueprint's, or a better candidate found by rollouts
     (``SEARCH_DISCARD``, ``SEARCH_FREEZE``).  With the decision log on, the decision is
@@ -600,7 +585,7 @@ def out_candidates_nb(rules, S, seat, eparams, cands):
     return nc
 
 
-@kernel
+@level
 def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
     """The going-out search (``SEARCH_OUT``), after the draw: when the seat could go out,
     going out now, asking the partner (R42) and holding on are rolled out from the meld
@@ -617,7 +602,7 @@ def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
 
 # ---- the search seat's turn -----------------------------------------------------------------
 
-@kernel
+@level
 def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opts, plan):
     """A search seat's turn (R11): as ``engine.play_turn_nb``, with the blueprint's tables
     ``pol_b``, ``params_b`` and the searched decisions -- the take before the draw, the
@@ -628,22 +613,24 @@ def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opt
         take = search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan)
         if take >= 0.0:
             params_b[seat, P_MIN_PILE_TAKE] = take
-    over = draw_phase_nb(rules, S, buf, seat, pol_b, params_b, opts, plan)
+    over = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan,
+                         np.int64(DRAW_ONLY)) < 0
     params_b[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
-    if over == DEAL_OVER:
+    if over:
         return DEAL_OVER
     if int(q[Q_DECISIONS]) & SEARCH_OUT:
         st = S[4]
         st[ST_TURN_OUT_CHOICE] = search_out_nb(rules, S, buf, seat, q, params_b[seat], pol_r,
                                                params_r, opts, plan)
-    if melding_nb(rules, S, buf, seat, pol_b, params_b, opts, plan) == DEAL_OVER:
+    if play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan,
+                     np.int64(MELD_ONLY)) < 0:
         return DEAL_OVER
     card = search_discard_nb(rules, S, buf, seat, q, params_b[seat], pol_r, params_r, opts,
                              plan)
     return finish_discard_nb(rules, S, buf, seat, card)
 
 
-@kernel
+@level
 def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """A turn of a deal with a search seat: every search seat plays the blueprint but at its
     own searched decisions; a user policy's error record is kept in ``pol``.  Returns
@@ -693,21 +680,20 @@ def determinize_entry_nb(rules, S, W, seat, decision, d):
 
 @entry
 def out_choice_entry_nb(rules, S, seat, pol, params, choice, cands):
-    """For tests: ``seat``'s turn in ``S`` (``pol``, ``params``: the tables, no search seat),
-    its going-out choice fixed to ``choice`` (``OUT_*``) after the draw.  ``cands`` gets the
-    choices :func:`search_out_nb` would roll out there; returns how many (0 if the seat could
-    not go out), or -1 if the draw ended the deal."""
+    """For tests: ``seat``'s draw and meld phases in ``S`` (``pol``, ``params``: the tables,
+    no search seat), its going-out choice fixed to ``choice`` (``OUT_*``) after the draw.
+    ``cands`` gets the choices :func:`search_out_nb` would roll out there; returns how many
+    (0 if the seat could not go out), or -1 if the draw ended the deal."""
     opts = np.zeros((MAX_OPTS, 5), np.int64)
     plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     buf = np.zeros(1, np.int32)
     record = rules_record_nb(rules)
     S[4][ST_TRACE_ON] = 0
-    first_turn_nb(record[0], S, buf, seat)
-    if draw_phase_nb(record[0], S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+    if play_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, np.int64(DRAW_ONLY)) < 0:
         return -1
     nc = 0
     if out_open_nb(record[0], S, seat, plan):
         nc = out_candidates_nb(record[0], S, seat, params[seat], cands)
     S[4][ST_TURN_OUT_CHOICE] = choice
-    rest_of_turn_nb(record[0], S, buf, seat, pol, params, opts, plan)
+    play_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, np.int64(MELD_ONLY))
     return nc

@@ -229,8 +229,9 @@ def _open_choices(rules, st):
 
 
 def _turn_with_choice(plan, S, seat, choice):
-    """``seat``'s turn from a copy of ``S`` with its going-out choice fixed after the draw
-    (search.out_choice_entry_nb): (candidates the search would roll out, the state after)."""
+    """``seat``'s draw and meld phases from a copy of ``S``, its going-out choice fixed after
+    the draw (search.out_choice_entry_nb): (candidates the search would roll out, the state
+    after the meld phase)."""
     S2 = tuple(a.copy() for a in S)
     cands = np.zeros(search.MAX_CANDIDATES, np.int64)
     n = search.out_choice_entry_nb(plan.rules_nb, S2, seat, policy_table(plan), plan.params,
