@@ -388,7 +388,7 @@ def _matrix(summary, Figure):
         bar.ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}")
     fig.suptitle(("Win rate of the row policy against the column policy" if games else
                   "Points per deal of the row policy against the column policy")
-                 + " (95% CI; * = excludes " + ("50%)" if games else "0)"),
+                 + "\n(95% CI; * = excludes " + ("50%)" if games else "0)"),
                  x=0.01, ha="left", fontsize=12)
     return fig
 
