@@ -88,6 +88,9 @@ SEARCH_PARAMS = {
     "confidence": Param(False, 0, 100, "search: standard errors by which a candidate's mean "
                         "gain over the blueprint's choice (paired over the determinizations) "
                         "must exceed zero to be played"),
+    "rollouts": Param(True, 1, 100, "search: playouts of each candidate on each "
+                      "determinization, each with the stock (the deal's future) shuffled "
+                      "again; a candidate's gain on a determinization is their mean"),
 }
 
 
@@ -119,7 +122,7 @@ REGISTRY = {
                     danger=4),
     "search": PolicySpec(layout.POLICY_SEARCH, {"determinizations": 16.0, "candidates": 2.0,
                                                 "threshold": 40.0, "decisions": 13.0,
-                                                "confidence": 1.0}),
+                                                "confidence": 1.0, "rollouts": 1.0}),
 }
 assert set(REGISTRY) == set(layout.POLICY_NAMES) | {"search"}
 assert all(len(spec.params) <= layout.NPARAMS for spec in REGISTRY.values())

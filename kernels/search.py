@@ -112,6 +112,7 @@ Q_CANDIDATES = 1         # the blueprint's best discards searched
 Q_THRESHOLD = 2          # points a candidate must gain over the blueprint's choice
 Q_DECISIONS = 3          # SEARCH_* bits: which decisions are searched
 Q_CONFIDENCE = 4         # standard errors by which the gain must exceed zero
+Q_ROLLOUTS = 5           # playouts per candidate and determinization, the stock shuffled again
 SEARCH_DISCARD = 1
 SEARCH_FREEZE = 2
 SEARCH_TAKE = 4
@@ -302,6 +303,22 @@ def determinize_nb(rules, S, W, seat, key, d):
     return resample_hidden_nb(rules, W, seat, ws[R_POOL], ws[R_UNSEEN], key_rng)
 
 
+@kernel
+def reshuffle_stock_nb(S, W, key, d, r):
+    """Playout ``r`` >= 1 of determinization ``d`` (:func:`determinize_nb`, already in ``W``):
+    the stock, the deal's future, in another random order; the hands stay as dealt."""
+    st = W[4]
+    deck = W[2]
+    key_rng = S[8][R_UNSEEN, AT:AT + 1].view(np.uint64)
+    key_rng[0] = mix64_nb(mix64_nb(key + np.uint64(d + 1) * GOLDEN) ^ np.uint64(r))
+    first = st[ST_STOCK_POS]
+    for i in range(st[ST_DECK_N] - 1, first, -1):                     # Fisher-Yates
+        j = first + rand_below_nb(key_rng, 0, i - first + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+
+
 # ---- the policy tables ----------------------------------------------------------------------
 
 @kernel
@@ -428,27 +445,37 @@ def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts
 def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params_r, opts,
                       plan):
     """Roll out the candidates ``cands[:nc]`` of ``seat``'s ``decision`` (the blueprint's
-    choice first), each on the same ``determinizations`` deals of the hidden cards (common
-    random numbers), and return the index of the one to play (:func:`choose_nb`); 0 if a
-    determinization is unusable."""
+    choice first), each on the same ``determinizations`` deals of the hidden cards and, on
+    each, the same ``rollouts`` orders of the stock (common random numbers), and return the
+    index of the one to play (:func:`choose_nb`); 0 if a determinization is unusable.  A
+    candidate's gain on a determinization is its mean over the playouts, so the confidence
+    gate counts determinizations, the independent samples."""
     rng, ws = S[7], S[8]
     W = scratch_state_nb(ws)
-    stats = ws[R_STATS, 0:2 * SQ].view(np.float64)
+    stats = ws[R_STATS, 0:3 * SQ].view(np.float64)
     stats[:] = 0.0
+    dsum = stats[2 * SQ:3 * SQ]                 # this determinization's summed gains
     base = 0
-    rollouts = int(q[Q_DETERMINIZATIONS])
+    dets = int(q[Q_DETERMINIZATIONS])
+    playouts = max(int(q[Q_ROLLOUTS]), 1)
     key = decision_key_nb(rng, S[4], seat, decision)
-    for det in range(rollouts):
-        for c in range(nc):
-            if not determinize_nb(rules, S, W, seat, key, det):
-                return 0
-            play_candidate_nb(rules, W, buf, seat, decision, cands[c], pol_r, params_r, opts,
-                              plan)
-            value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
-            if c == 0:
-                base = value
-            add_gain_nb(stats, c, value, base)
-    return choose_nb(stats, nc, rollouts, q)
+    for det in range(dets):
+        dsum[:] = 0.0
+        for r in range(playouts):
+            for c in range(nc):
+                if not determinize_nb(rules, S, W, seat, key, det):
+                    return 0
+                if r > 0:
+                    reshuffle_stock_nb(S, W, key, det, r)
+                play_candidate_nb(rules, W, buf, seat, decision, cands[c], pol_r, params_r,
+                                  opts, plan)
+                value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
+                if c == 0:
+                    base = value
+                dsum[c] += value - base
+        for c in range(nc):               # one paired sample per determinization
+            add_gain_nb(stats, c, dsum[c] / playouts, 0.0)
+    return choose_nb(stats, nc, dets, q)
 
 
 @level
@@ -670,12 +697,16 @@ def play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
 
 
 @entry
-def determinize_entry_nb(rules, S, W, seat, decision, d):
+def determinize_entry_nb(rules, S, W, seat, decision, d, r):
     """For tests: ``W`` (a state from ``state.new_state``) becomes determinization ``d`` of
-    ``seat``'s decision ``decision`` in ``S``; returns whether it is usable."""
+    ``seat``'s decision ``decision`` in ``S``, with the stock of playout ``r``; returns
+    whether it is usable."""
     record = rules_record_nb(rules)
     key = decision_key_nb(S[7], S[4], seat, decision)
-    return determinize_nb(record[0], S, W, seat, key, d)
+    ok = determinize_nb(record[0], S, W, seat, key, d)
+    if ok and r > 0:
+        reshuffle_stock_nb(S, W, key, d, r)
+    return ok
 
 
 @entry

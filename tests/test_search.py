@@ -15,7 +15,7 @@ from canasta_sim.fairness import information_check, rearrange_hidden
 from canasta_sim.policies import REGISTRY, SEARCH_PARAMS, parse_policies
 from canasta_sim.runner import policy_table, prepare
 
-FAST = "search(determinizations=2,candidates=2,threshold=0,decisions=15)"
+FAST = "search(determinizations=2,candidates=2,threshold=0,decisions=15,rollouts=2)"
 PAIRED = f"{FAST},expert,{FAST},expert"
 
 
@@ -24,7 +24,7 @@ def test_blueprint_and_slots_match_the_registry():
     assert search.EXPERT_DEFAULTS == tuple(REGISTRY["expert"].params.values())
     assert list(REGISTRY["search"].params) == list(SEARCH_PARAMS)
     assert [search.Q_DETERMINIZATIONS, search.Q_CANDIDATES, search.Q_THRESHOLD,
-            search.Q_DECISIONS, search.Q_CONFIDENCE] == [0, 1, 2, 3, 4]
+            search.Q_DECISIONS, search.Q_CONFIDENCE, search.Q_ROLLOUTS] == [0, 1, 2, 3, 4, 5]
     assert REGISTRY["search"].policy_id == POLICY_SEARCH
     assert search.WS_SEARCH + search.SEARCH_ROWS <= state.WS_ROWS
     _, ids, params = parse_policies("search(decisions=1),expert,search(decisions=1),expert", 4)
@@ -83,7 +83,7 @@ def test_resampler_keeps_what_the_seat_knows_and_conserves_cards(rules):
         nb = plan.rules_nb
         for d in range(3):
             W = state.new_state()
-            assert search.determinize_entry_nb(nb, S, W, seat, DEC_DISCARD, d)
+            assert search.determinize_entry_nb(nb, S, W, seat, DEC_DISCARD, d, 0)
             assert np.array_equal(_all_cards(W, nb), _deck(nb))
             assert np.array_equal(W[0][seat], S[0][seat])
             for a in (1, 3, 5, 6):                      # melds, pile, seat and side records
@@ -110,15 +110,51 @@ def test_resampler_is_a_function_of_what_the_seat_knows():
         rearrange_hidden(S2, seat, rng)
         W1, W2, W3, W4 = (state.new_state() for _ in range(4))
         nb = plan.rules_nb
-        search.determinize_entry_nb(nb, S, W1, seat, DEC_DRAW, 0)
-        search.determinize_entry_nb(nb, S2, W2, seat, DEC_DRAW, 0)
-        search.determinize_entry_nb(nb, S, W3, seat, DEC_DRAW, 0)
-        search.determinize_entry_nb(nb, S, W4, seat, DEC_DRAW, 1)
+        search.determinize_entry_nb(nb, S, W1, seat, DEC_DRAW, 0, 0)
+        search.determinize_entry_nb(nb, S2, W2, seat, DEC_DRAW, 0, 0)
+        search.determinize_entry_nb(nb, S, W3, seat, DEC_DRAW, 0, 0)
+        search.determinize_entry_nb(nb, S, W4, seat, DEC_DRAW, 1, 0)
         for a in range(8):
             assert np.array_equal(W1[a], W2[a])
             assert np.array_equal(W1[a], W3[a])
         differ += not np.array_equal(_stock(W1), _stock(W4))
     assert differ >= 18
+
+
+def test_playouts_shuffle_only_the_stock_and_only_from_what_the_seat_knows():
+    """Playout r >= 1 of a determinization (``rollouts``) keeps its hands and everything
+    else and deals the same stock in another order, the same whatever the hidden cards of
+    the real deal were; another playout gives another order."""
+    rng = np.random.default_rng(6)
+    reordered = 0
+    for plan, S, seat in _positions(20, seed=9):
+        nb = plan.rules_nb
+        S2 = tuple(a.copy() for a in S)
+        rearrange_hidden(S2, seat, rng)
+        W0, W1, W1b, W2 = (state.new_state() for _ in range(4))
+        search.determinize_entry_nb(nb, S, W0, seat, DEC_DISCARD, 3, 0)
+        search.determinize_entry_nb(nb, S, W1, seat, DEC_DISCARD, 3, 1)
+        search.determinize_entry_nb(nb, S2, W1b, seat, DEC_DISCARD, 3, 1)
+        search.determinize_entry_nb(nb, S, W2, seat, DEC_DISCARD, 3, 2)
+        for a in (0, 1, 3, 4, 5, 6):                     # hands, melds, pile, records
+            assert np.array_equal(W0[a], W1[a])
+        assert sorted(_stock(W0)) == sorted(_stock(W1))
+        for a in range(8):
+            assert np.array_equal(W1[a], W1b[a])
+        if len(_stock(W0)) > 4:
+            reordered += not np.array_equal(_stock(W0), _stock(W1))
+            reordered += not np.array_equal(_stock(W1), _stock(W2))
+    assert reordered >= 36
+
+
+def test_playouts_per_determinization_play_legal_deals():
+    """With two playouts per determinization search still plays legal deals, and its play
+    differs from one playout's in some deals (other samples, other choices)."""
+    one = _checked_rows(PAIRED)
+    policy = FAST.replace("rollouts=2", "rollouts=3")
+    rows = _checked_rows(f"{policy},expert,{policy},expert")
+    assert (rows[:, COL_CHECK_FAILS] == 0).all()
+    assert (rows != one).any(axis=1).sum() >= 3
 
 
 def test_a_short_pool_is_refused():
@@ -128,7 +164,7 @@ def test_a_short_pool_is_refused():
     other = (seat + 1) % 4
     S[0][other, FIRST_NATURAL] += 200
     assert not search.determinize_entry_nb(plan.rules_nb, S, state.new_state(), seat,
-                                           DEC_DISCARD, 0)
+                                           DEC_DISCARD, 0, 0)
 
 
 def _rows(policies, deals=40, **kw):
