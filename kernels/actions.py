@@ -113,6 +113,17 @@ def can_go_out_nb(rules, st, seatv, hand_row, melds, seat, plans, ws):
 
 
 @kernel
+def can_go_out_if_yes_nb(rules, st, seatv, hand_row, melds, seat, plans, ws):
+    """:func:`can_go_out_nb` as if the partner had answered "yes" (R42): whether asking could
+    lead to going out.  The turn's answer record is left as it was."""
+    asked = st[ST_TURN_ASK]
+    st[ST_TURN_ASK] = 1
+    able = can_go_out_nb(rules, st, seatv, hand_row, melds, seat, plans, ws)
+    st[ST_TURN_ASK] = asked
+    return able
+
+
+@kernel
 def turn_completable_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
     """Can the turn, from here, still end legally?  ``planning``: the take melds are being
     laid and the rest of the pile has yet to join the hand (R35, R36)."""

@@ -27,7 +27,7 @@ from .actions import (
     OPT_TAKE,
     OPT_YES,
     add_opt_nb,
-    can_go_out_nb,
+    can_go_out_if_yes_nb,
     canastas_nb,
     discard_options_nb,
     meld_options_nb,
@@ -546,11 +546,8 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         return                              # greedy asks only when it must (policies.py)
     if never_asks_nb(rules, pol[seat]) and st[ST_TRACE_ON] != 2:
         return                   # nor do careful, rush, builder (a decision log lists it)
-    st[ST_TURN_ASK] = 1                       # could he go out if the answer were yes?
-    able = can_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
-    st[ST_TURN_ASK] = -1
-    if not able:
-        return
+    if not can_go_out_if_yes_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws):
+        return                              # R42: he may ask only if a "yes" lets him out
     n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
     if opts[policy_decides_nb(rules, S, buf, seat, pol, params, DEC_ASK, opts, n, plan),

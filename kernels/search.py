@@ -35,9 +35,22 @@ of the same numba types as a deal state, so rollouts run the engine's one compil
 """
 import numpy as np
 
-from .actions import DEC_ASK, DEC_DISCARD, DEC_DRAW, MAX_OPTS, can_go_out_nb, discard_options_nb
+from .actions import (
+    DEC_ASK,
+    DEC_DISCARD,
+    DEC_DRAW,
+    MAX_OPTS,
+    can_go_out_if_yes_nb,
+    discard_options_nb,
+)
 from .cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import P_MIN_PILE_TAKE, club_discard_nb, count_unseen_nb, go_out_wanted_nb
+from .club import (
+    P_MIN_PILE_TAKE,
+    asks_partner_nb,
+    club_discard_nb,
+    count_unseen_nb,
+    go_out_wanted_nb,
+)
 from .engine import (
     CONTINUE,
     DEAL_OVER,
@@ -70,8 +83,9 @@ from .layout import (
 )
 from .plans import MAX_PLANS, has_partner_nb
 from .policies import greedy_take_nb
-from .rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb, rand_below_nb
+from .rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb
 from .rules_nb import Ask, Red3Timing
+from .setup import shuffle_nb
 from .state import (
     NSEATV,
     NSIDEV,
@@ -92,7 +106,6 @@ from .state import (
     ST_PILE_N,
     ST_STOCK_POS,
     ST_TRACE_ON,
-    ST_TURN_ASK,
     ST_TURN_LAST_RED3,
     ST_TURN_OUT_CHOICE,
     ST_TURN_TAKE,
@@ -107,7 +120,7 @@ from .state import (
 )
 
 # the search player's parameters (canasta_sim/policies.py names them; slot Q_*)
-Q_DETERMINIZATIONS = 0   # rollouts per candidate, one per determinization
+Q_DETERMINIZATIONS = 0   # deals of the hidden cards each candidate is played on
 Q_CANDIDATES = 1         # the blueprint's best discards searched
 Q_THRESHOLD = 2          # points a candidate must gain over the blueprint's choice
 Q_DECISIONS = 3          # SEARCH_* bits: which decisions are searched
@@ -250,11 +263,7 @@ def resample_hidden_nb(rules, W, seat, pool, unseen, key_rng):
             need += unknown_cards_nb(W, s)
     if n < need:
         return False
-    for i in range(n - 1, 0, -1):                                       # Fisher-Yates
-        j = rand_below_nb(key_rng, 0, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+    shuffle_nb(pool, n, key_rng)                         # Fisher-Yates, stream 0 of key_rng
     for s in range(st[ST_NSEATS]):
         if s == seat:
             continue
@@ -299,7 +308,7 @@ def determinize_nb(rules, S, W, seat, key, d):
     ws = S[8]
     copy_state_nb(S, W)
     key_rng = ws[R_UNSEEN, AT:AT + 1].view(np.uint64)
-    key_rng[0] = mix64_nb(key + np.uint64(d + 1) * GOLDEN)
+    key_rng[0] = playout_seed_nb(key, d, 0)
     return resample_hidden_nb(rules, W, seat, ws[R_POOL], ws[R_UNSEEN], key_rng)
 
 
@@ -308,15 +317,18 @@ def reshuffle_stock_nb(S, W, key, d, r):
     """Playout ``r`` >= 1 of determinization ``d`` (:func:`determinize_nb`, already in ``W``):
     the stock, the deal's future, in another random order; the hands stay as dealt."""
     st = W[4]
-    deck = W[2]
     key_rng = S[8][R_UNSEEN, AT:AT + 1].view(np.uint64)
-    key_rng[0] = mix64_nb(mix64_nb(key + np.uint64(d + 1) * GOLDEN) ^ np.uint64(r))
-    first = st[ST_STOCK_POS]
-    for i in range(st[ST_DECK_N] - 1, first, -1):                     # Fisher-Yates
-        j = first + rand_below_nb(key_rng, 0, i - first + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
+    key_rng[0] = playout_seed_nb(key, d, r)
+    shuffle_nb(W[2][st[ST_STOCK_POS]:st[ST_DECK_N]], st[ST_DECK_N] - st[ST_STOCK_POS], key_rng)
+
+
+@kernel
+def playout_seed_nb(key, d, r):
+    """The random state of playout ``r`` of determinization ``d`` of the decision with
+    ``key``: playout 0 deals the hidden cards (:func:`determinize_nb`), each later one only
+    reorders the stock (:func:`reshuffle_stock_nb`)."""
+    seed = mix64_nb(key + np.uint64(d + 1) * GOLDEN)
+    return seed if r == 0 else mix64_nb(seed ^ np.uint64(r))
 
 
 # ---- the policy tables ----------------------------------------------------------------------
@@ -385,37 +397,36 @@ def margin_nb(rules, W, seat, row):
 
 
 @kernel
-def add_gain_nb(stats, c, value, base):
-    """Record candidate ``c``'s rollout ``value`` against the blueprint's choice's ``base`` on
-    the same determinization (common random numbers): its gain and squared gain."""
-    gain = float(value - base)
+def add_gain_nb(stats, c, gain):
+    """Record candidate ``c``'s gain over the blueprint's choice on one determinization
+    (common random numbers): its sum and sum of squares."""
     stats[c] += gain
     stats[SQ + c] += gain * gain
 
 
 @kernel
-def worth_playing_nb(stats, c, rollouts, q):
+def worth_playing_nb(stats, c, samples, q):
     """Whether candidate ``c``'s mean gain over the blueprint's choice beats ``threshold``
-    points and is ``confidence`` standard errors above zero (paired over the
+    points and is ``confidence`` standard errors above zero (paired over the ``samples``
     determinizations)."""
-    mean = stats[c] / rollouts
+    mean = stats[c] / samples
     if mean <= q[Q_THRESHOLD]:
         return False
-    if rollouts < 2:
+    if samples < 2:
         return q[Q_CONFIDENCE] <= 0.0
-    var = max(stats[SQ + c] / rollouts - mean * mean, 0.0) * rollouts / (rollouts - 1)
-    return mean > q[Q_CONFIDENCE] * np.sqrt(var / rollouts)
+    var = max(stats[SQ + c] / samples - mean * mean, 0.0) * samples / (samples - 1)
+    return mean > q[Q_CONFIDENCE] * np.sqrt(var / samples)
 
 
 @kernel
-def choose_nb(stats, n, rollouts, q):
+def choose_nb(stats, n, samples, q):
     """The candidate to play: the best mean gain over candidate 0 (the blueprint's choice)
     if it is worth playing (:func:`worth_playing_nb`); else 0."""
     best = 0
     for c in range(1, n):
         if best == 0 or stats[c] > stats[best]:
             best = c
-    if best > 0 and worth_playing_nb(stats, best, rollouts, q):
+    if best > 0 and worth_playing_nb(stats, best, samples, q):
         return best
     return 0
 
@@ -474,7 +485,7 @@ def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params
                     base = value
                 dsum[c] += value - base
         for c in range(nc):               # one paired sample per determinization
-            add_gain_nb(stats, c, dsum[c] / playouts, 0.0)
+            add_gain_nb(stats, c, dsum[c] / playouts)
     return choose_nb(stats, nc, dets, q)
 
 
@@ -565,11 +576,7 @@ def out_open_nb(rules, S, seat, plan):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return False                                                   # R47: no meld
-    asked = st[ST_TURN_ASK]
-    st[ST_TURN_ASK] = 1                    # as engine.ask_phase_nb: out if the answer were yes
-    able = can_go_out_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
-    st[ST_TURN_ASK] = asked
-    return able
+    return can_go_out_if_yes_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
 
 
 @kernel
@@ -584,10 +591,10 @@ def blueprint_out_nb(rules, S, seat, eparams):
     """The going-out choice (``OUT_*``) that expert's own reasons make this turn
     (club.go_out_wanted_nb, club.asks_partner_nb)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if may_ask_nb(rules, st) and asks_partner_nb(rules, S, seat, POLICY_EXPERT, eparams):
+        return OUT_ASK
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, POLICY_EXPERT, eparams,
                               canastas_nb(melds, side_of_nb(st, seat)))
-    if may_ask_nb(rules, st):
-        return OUT_ASK if rules.ask_permission == Ask.REQUIRED or not wanted else OUT_NOW
     return OUT_NOW if wanted else OUT_HOLD
 
 
