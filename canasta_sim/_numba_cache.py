@@ -123,7 +123,11 @@ class KernelCache(_nc.FunctionCache):
         return result
 
     def save_overload(self, sig, data):
-        """Store the machine code; a damaged index is replaced, a full disk is ignored."""
+        """Store the machine code; a damaged index is replaced, a full disk is ignored.  A kernel
+        compiled as IR for its jitted callers only (kernels/jit.py) has no machine code and
+        is not stored: the entry kernels that call it are."""
+        if getattr(data.library, "for_linking_only", False):
+            return
         try:
             super().save_overload(sig, data)
         except OSError:
