@@ -16,7 +16,6 @@ from .actions import (
     DEC_DRAW,
     DEC_MELD,
     DEC_TAKE_PLAN,
-    MAX_OPTS,
     OPT_ASK,
     OPT_DECLINE,
     OPT_DRAW,
@@ -88,7 +87,7 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .plans import MAX_PLANS, PLAN_META, concealment_open_nb, has_partner_nb
+from .plans import PLAN_META, concealment_open_nb, has_partner_nb
 from .policies import decide_nb, greedy_discard_nb, greedy_meld_step_nb, greedy_take_nb
 from .rng import STREAM_POLICY
 from .rules_nb import Ask, Red3Requires, Red3Timing
@@ -122,7 +121,6 @@ from .state import (
     ST_STOCK_POS,
     ST_TRACE_ON,
     ST_TRACE_OVERFLOW,
-    ST_TRACE_POS,
     ST_TURN_ADDED_PRE,
     ST_TURN_ASK,
     ST_TURN_COUNT,
@@ -160,7 +158,7 @@ from .state import (
     side_of_nb,
 )
 from .trace_buf import ev_begin_nb, ev_push_nb, ev_simple_nb
-from .user import user_decide_nb, user_failed_nb
+from .user import user_decide_nb
 
 CONTINUE = 0
 SAVE_KNOWN = 2 * NKINDS    # WS_SAVE_HAND columns from here: the seat's known cards
@@ -922,39 +920,25 @@ def cards_conserved_nb(rules, S):
     return True
 
 
-@entry
 def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, check):
     """Play deals first_deal .. first_deal + len(out) - 1, one result row each (no trace).
-    ``check`` = 1 verifies card conservation after every turn (row[COL_CHECK_FAILS])."""
-    S = new_state_nb()
-    S[4][ST_CHECK_ON] = check
-    opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
-    buf = np.zeros(1, np.int32)
-    record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
-    for i in range(out.shape[0]):
-        play_deal_nb(record[0], S, buf, seed, first_deal + i, -1, pol, params, scores_before, opts,
-                     plan, out[i])
-        if user_failed_nb(pol, first_deal + i):
-            break                             # the Python face raises (kernels/user.py)
+    ``check`` = 1 verifies card conservation after every turn (row[COL_CHECK_FAILS]).
+    (The entry kernel is kernels/tasks.py's, shared by every task that plays turns.)"""
+    from .tasks import TASK_DEALS, run
+    run(TASK_DEALS, rules, pol, params, seed=seed, first=first_deal,
+        scores_before=scores_before, rows=out, flag=check)
 
 
-@entry
 def trace_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf, decisions):
     """Play one deal with the trace on; returns the number of ints written to ``buf``
     (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``dealer`` -1 draws the dealer
     as :func:`play_deals_nb` does; a seat sets it (a deal of a game, kernels/games.py, whose
     ``scores_before`` are the sides' cumulative scores).  ``decisions`` = 1 also logs every
     listed decision (``log_decision_nb``), for the move-generation tests."""
-    S = new_state_nb()
-    S[4][ST_TRACE_ON] = 1 + decisions
-    opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
-    record = rules_record_nb(rules)
-    play_deal_nb(record[0], S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
-                 row)
-    user_failed_nb(pol, deal)
-    return S[4][ST_TRACE_POS]
+    from .tasks import TASK_TRACE, run
+    return run(TASK_TRACE, rules, pol, params, seed=seed, first=deal, dealer=dealer,
+               scores_before=scores_before, buf=buf, rows=row.reshape(1, -1),
+               flag=decisions)[0]
 
 
 @entry

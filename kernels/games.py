@@ -6,12 +6,9 @@ the side's cumulative score (R27), which grows by the deal score (R58).  After a
 which some side has reached ``game_target`` the side with the higher total wins (R59);
 an exact tie at the top plays another deal or ends in a draw by ``tie_policy`` (R60).
 """
-import numpy as np
 
-from .actions import MAX_OPTS
-from .cards import MELD_KINDS
 from .engine import play_deal_nb
-from .jit import entry, kernel, level
+from .jit import kernel, level
 from .layout import (
     COL_DEALER,
     D_CUM_BEFORE,
@@ -32,9 +29,7 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .plans import MAX_PLANS
 from .rules_nb import Tie
-from .state import ST_CHECK_ON, new_state_nb, rules_record_nb
 from .user import user_failed_nb
 
 GAME_ON = -1                                      # game_over_nb: the game goes on
@@ -101,24 +96,11 @@ def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_r
     return k
 
 
-@entry
 def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params, check):
     """Play games first_game, first_game+1, ... into ``games_out`` rows while ``rows`` /
     ``extras`` (per-deal) still have room for a game of MAX_GAME_DEALS deals.
-    Returns (games played, deal rows used); call again for the rest."""
-    S = new_state_nb()
-    S[4][ST_CHECK_ON] = check
-    opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
-    buf = np.zeros(1, np.int32)
-    cum = np.zeros(MAX_SIDES, np.int64)
-    record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
-    used = 0
-    for g in range(games_out.shape[0]):
-        if rows.shape[0] - used < MAX_GAME_DEALS:
-            return g, used
-        used += play_game_nb(record[0], S, buf, seed, first_game + g, pol, params, opts, plan,
-                             cum, games_out[g], rows[used:], extras[used:])
-        if user_failed_nb(pol, -1):
-            return g + 1, used
-    return games_out.shape[0], used
+    Returns (games played, deal rows used); call again for the rest.  (The entry kernel is
+    kernels/tasks.py's.)"""
+    from .tasks import TASK_GAMES, run
+    return run(TASK_GAMES, rules, pol, params, seed=seed, first=first_game,
+               games_out=games_out, rows=rows, extras=extras, flag=check)

@@ -39,7 +39,6 @@ from .actions import (
     DEC_ASK,
     DEC_DISCARD,
     DEC_DRAW,
-    MAX_OPTS,
     can_go_out_if_yes_nb,
     discard_options_nb,
 )
@@ -81,7 +80,7 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .plans import MAX_PLANS, has_partner_nb
+from .plans import has_partner_nb
 from .policies import greedy_take_nb
 from .rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb
 from .rules_nb import Ask, Red3Timing
@@ -716,22 +715,12 @@ def determinize_entry_nb(rules, S, W, seat, decision, d, r):
     return ok
 
 
-@entry
 def out_choice_entry_nb(rules, S, seat, pol, params, choice, cands):
     """For tests: ``seat``'s draw and meld phases in ``S`` (``pol``, ``params``: the tables,
     no search seat), its going-out choice fixed to ``choice`` (``OUT_*``) after the draw.
     ``cands`` gets the choices :func:`search_out_nb` would roll out there; returns how many
-    (0 if the seat could not go out), or -1 if the draw ended the deal."""
-    opts = np.zeros((MAX_OPTS, 5), np.int64)
-    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
-    buf = np.zeros(1, np.int32)
-    record = rules_record_nb(rules)
-    S[4][ST_TRACE_ON] = 0
-    if play_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, np.int64(DRAW_ONLY)) < 0:
-        return -1
-    nc = 0
-    if out_open_nb(record[0], S, seat, plan):
-        nc = out_candidates_nb(record[0], S, seat, params[seat], cands)
-    S[4][ST_TURN_OUT_CHOICE] = choice
-    play_turns_nb(record[0], S, buf, seat, pol, params, opts, plan, np.int64(MELD_ONLY))
-    return nc
+    (0 if the seat could not go out), or -1 if the draw ended the deal.  (The entry kernel
+    is kernels/tasks.py's.)"""
+    from .tasks import TASK_OUT_CHOICE, run
+    return run(TASK_OUT_CHOICE, rules, pol, params, S=S, seat=seat, turns=choice,
+               cands=cands)[0]

@@ -1,0 +1,163 @@
+"""One entry kernel, :func:`run_task_nb`, for every task that plays turns.
+
+Each entry kernel called from Python is optimized and emitted as machine code with the
+whole turn's code linked in (kernels/jit.py), about 11 s of a cold compile each; the six
+tasks below used to be six entry kernels.  They are now one, chosen by ``task``, and the
+Python functions that name them (``engine.play_deals_nb``, ``engine.trace_deal_nb``,
+``games.play_games_nb``, ``midgame.midgame_nb``, ``search.out_choice_entry_nb``) call it
+through :func:`run` with the same arguments and results as before.
+
+Every task gets the same argument types (unused ones are small dummies of the right type),
+so the kernel compiles once.  It returns two ints; what they mean depends on the task.
+"""
+import numpy as np
+
+from .actions import MAX_OPTS
+from .cards import MELD_KINDS
+from .engine import DRAW_ONLY, MELD_ONLY, play_deal_nb, play_turns_nb
+from .games import play_game_nb
+from .jit import entry, level
+from .layout import MAX_GAME_DEALS, MAX_SIDES, NCOLS
+from .plans import MAX_PLANS
+from .search import out_candidates_nb, out_open_nb, play_table_turns_nb
+from .setup import deal_nb
+from .state import (
+    ST_CHECK_ON,
+    ST_DEALER,
+    ST_NSEATS,
+    ST_TRACE_ON,
+    ST_TRACE_OVERFLOW,
+    ST_TRACE_POS,
+    ST_TURN_OUT_CHOICE,
+    new_state,
+    rules_record_nb,
+)
+from .user import user_failed_nb
+
+TASK_DEALS = 0        # deals first .. first + len(rows) - 1, a row each; flag: check cards
+TASK_TRACE = 1        # deal ``first`` traced into buf, row rows[0]; flag: log decisions
+TASK_GAMES = 2        # games from ``first`` into games_out, per-deal rows and extras
+TASK_UNTIL = 3        # deal ``first`` into S, then its first ``turns`` turns
+TASK_TURN = 4         # ``seat``'s turn from S, traced into buf with the decision log
+TASK_OUT_CHOICE = 5   # ``seat``'s draw and meld phases with going-out choice ``turns``
+
+
+@entry
+def run_task_nb(task, rules, seed, first, dealer, pol, params, scores_before, S, buf, rows,
+                extras, games_out, flag, turns, seat, cands):
+    """Run ``task`` (``TASK_*``); returns two ints, as the task's Python face says."""
+    opts = np.zeros((MAX_OPTS, 5), np.int64)
+    plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
+    cum = np.zeros(MAX_SIDES, np.int64)
+    record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
+    r = record[0]
+    if task == TASK_DEALS:
+        return deals_task_nb(r, S, buf, seed, first, pol, params, scores_before, rows, flag,
+                             opts, plan), 0
+    if task == TASK_TRACE:
+        return trace_task_nb(r, S, buf, seed, first, dealer, pol, params, scores_before,
+                             rows[0], flag, opts, plan), 0
+    if task == TASK_GAMES:
+        return games_task_nb(r, S, buf, seed, first, pol, params, games_out, rows, extras,
+                             flag, opts, plan, cum)
+    if task == TASK_UNTIL:
+        return until_task_nb(r, S, buf, seed, first, pol, params, scores_before, turns, opts,
+                             plan), 0
+    if task == TASK_TURN:
+        return turn_task_nb(r, S, buf, seat, pol, params, opts, plan), 0
+    return out_choice_task_nb(r, S, buf, seat, pol, params, turns, cands, opts, plan), 0
+
+
+@level
+def deals_task_nb(rules, S, buf, seed, first, pol, params, scores_before, rows, check, opts,
+                  plan):
+    """TASK_DEALS; returns the number of deals played."""
+    S[4][ST_CHECK_ON] = check
+    for i in range(rows.shape[0]):
+        play_deal_nb(rules, S, buf, seed, first + i, -1, pol, params, scores_before, opts,
+                     plan, rows[i])
+        if user_failed_nb(pol, first + i):
+            return i + 1                      # the Python face raises (kernels/user.py)
+    return rows.shape[0]
+
+
+@level
+def trace_task_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, row,
+                  decisions, opts, plan):
+    """TASK_TRACE; returns the number of ints written to ``buf``."""
+    S[4][ST_TRACE_ON] = 1 + decisions
+    play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
+                 row)
+    user_failed_nb(pol, deal)
+    return S[4][ST_TRACE_POS]
+
+
+@level
+def games_task_nb(rules, S, buf, seed, first, pol, params, games_out, rows, extras, check,
+                  opts, plan, cum):
+    """TASK_GAMES: games while ``rows`` and ``extras`` have room for a game of
+    MAX_GAME_DEALS deals; returns (games played, deal rows used)."""
+    S[4][ST_CHECK_ON] = check
+    used = 0
+    for g in range(games_out.shape[0]):
+        if rows.shape[0] - used < MAX_GAME_DEALS:
+            return g, used
+        used += play_game_nb(rules, S, buf, seed, first + g, pol, params, opts, plan, cum,
+                             games_out[g], rows[used:], extras[used:])
+        if user_failed_nb(pol, -1):
+            return g + 1, used
+    return games_out.shape[0], used
+
+
+@level
+def until_task_nb(rules, S, buf, seed, deal, pol, params, scores_before, turns, opts, plan):
+    """TASK_UNTIL; returns the seat whose turn comes next, or -1 if the deal ended."""
+    S[4][ST_TRACE_ON] = 0
+    deal_nb(rules, S, buf, seed, deal, -1, scores_before)
+    seat = (S[4][ST_DEALER] + 1) % S[4][ST_NSEATS]
+    seat = play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
+    return -1 if user_failed_nb(pol, deal) else seat
+
+
+@level
+def turn_task_nb(rules, S, buf, seat, pol, params, opts, plan):
+    """TASK_TURN; returns the number of ints written, or -1 if ``buf`` was too small."""
+    S[4][ST_TRACE_ON] = 2
+    S[4][ST_TRACE_POS] = 0
+    S[4][ST_TRACE_OVERFLOW] = 0
+    play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(1))
+    user_failed_nb(pol, -1)
+    S[4][ST_TRACE_ON] = 0
+    return -1 if S[4][ST_TRACE_OVERFLOW] == 1 else S[4][ST_TRACE_POS]
+
+
+@level
+def out_choice_task_nb(rules, S, buf, seat, pol, params, choice, cands, opts, plan):
+    """TASK_OUT_CHOICE; returns the number of choices the search would roll out (0 if the
+    seat could not go out), or -1 if the draw ended the deal."""
+    S[4][ST_TRACE_ON] = 0
+    if play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(DRAW_ONLY)) < 0:
+        return -1
+    nc = 0
+    if out_open_nb(rules, S, seat, plan):
+        nc = out_candidates_nb(rules, S, seat, params[seat], cands)
+    S[4][ST_TURN_OUT_CHOICE] = choice
+    play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(MELD_ONLY))
+    return nc
+
+
+def run(task, rules, pol, params, *, seed=0, first=0, dealer=-1, scores_before=None, S=None,
+        buf=None, rows=None, extras=None, games_out=None, flag=0, turns=0, seat=0,
+        cands=None):
+    """Call :func:`run_task_nb` for ``task`` with dummies for what the task does not use
+    (a fresh state for ``S``); returns its two ints."""
+    no_rows = np.zeros((0, NCOLS), np.int64)
+    return run_task_nb(task, rules, seed, first, dealer, pol, params,
+                       np.zeros(MAX_SIDES, np.int64) if scores_before is None
+                       else scores_before,
+                       new_state() if S is None else S,
+                       np.zeros(1, np.int32) if buf is None else buf,
+                       no_rows if rows is None else rows,
+                       no_rows if extras is None else extras,
+                       no_rows if games_out is None else games_out, flag, turns, seat,
+                       np.zeros(1, np.int64) if cands is None else cands)
