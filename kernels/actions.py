@@ -234,7 +234,7 @@ def move_to_meld_nb(hand_row, meld, rank, naturals, deuces, jokers, from_pile, s
     meld[M_JOKER] += sign * jokers
 
 
-@kernel
+@one_step
 def step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, rank, nat, deuce, joker,
                   planning, plans, ws):
     """Is a meld step (new meld or additions, from the hand) legal: R18-R21 for the meld,
@@ -318,7 +318,7 @@ def new_meld_shape_nb(rules, hand_row, rank, i):
     return -1, 0, 0
 
 
-@kernel
+@one_step
 def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, opts, plans, ws):
     """Legal meld-phase options (docs/moves.md): the going-out plans (not while laying take
     melds), new melds of the smallest legal size, single cards added to the side's melds,
@@ -379,7 +379,7 @@ def stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans
     return meld_stop_legal_nb(st, h)
 
 
-@kernel
+@one_step
 def meld_stop_legal_nb(st, h):
     """:func:`stop_legal_nb` in the meld phase, for a hand of ``h`` cards: it needs none of
     the arrays the checks of take melds read, so the meld steps of greedy and the club
@@ -395,7 +395,7 @@ def meld_stop_legal_nb(st, h):
 
 # ---- placing cards on melds (R15, R18-R22) --------------------------------------------------
 
-@kernel
+@one_step
 def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, joker, trace):
     """Move cards from ``seat``'s hand onto its side's meld of ``rank`` (created if absent)
     and keep the turn's R44 book-keeping; writes a ``meld`` event when ``trace``."""

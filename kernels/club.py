@@ -66,7 +66,7 @@ from .actions import (
     stop_legal_nb,
 )
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from .jit import kernel
+from .jit import kernel, one_step
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
 from .plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
 from .policies import (
@@ -136,7 +136,7 @@ GUESS_PAIR = 0.3          # careful's guess of a pair of any other rank ...
 GUESS_PAIR_ONE_KNOWN = 0.6  # ... and of one when it is known to hold one card of it
 
 
-@kernel
+@one_step
 def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
     """Index of the option a club player picks among ``opts[:n]`` (n >= 1) for a discard,
     an ask or an answer (takes: :func:`club_take_nb`; meld steps: :func:`club_meld_step_nb`)."""
@@ -379,7 +379,7 @@ def discard_cost_nb(rules, hand_row, melds, side, policy, freeze, kind, danger_c
     return cost
 
 
-@kernel
+@one_step
 def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, plan, ws,
                  forced):
     """The club player's pile take: ``greedy``'s choice (the most naturals from the hand,
@@ -456,7 +456,7 @@ def answers_yes_nb(rules, S, seat, policy, params):
     return yes
 
 
-@kernel
+@one_step
 def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, policy, params,
                       planning, plans):
     """The club player's next meld step, found by walking the legal steps in its order of

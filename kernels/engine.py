@@ -46,7 +46,7 @@ from .club import (
     is_club_nb,
     never_asks_nb,
 )
-from .jit import entry, kernel, level, turn_step
+from .jit import entry, kernel, level, one_step, turn_step
 from .layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
@@ -406,7 +406,7 @@ def copy_turn_state_nb(S, seat, save):
         sidev[side, SIDE_MELDED] = ws[WS_SAVE_HAND, NKINDS]
 
 
-@kernel
+@one_step
 def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
     top card; the player then lays further take melds from the hand where they are offered

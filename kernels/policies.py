@@ -61,7 +61,7 @@ from .state import (
 )
 
 
-@kernel
+@one_step
 def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, rng, stream,
               scores):
     """Index of the option ``policy`` picks among ``opts[:n]`` (n >= 1).  ``stream`` is the
@@ -145,7 +145,7 @@ NO_USE = 1 << 40                 # above any greedy_usefulness_nb value
 GO_OUT_SCORE = 1 << 40           # above any other option: greedy goes out when it can
 
 
-@kernel
+@one_step
 def greedy_discard_nb(rules, hand_row, melds, side):
     """``greedy``'s discard (R17) straight from the hand: the first kind, in kind order, of
     the least usefulness; the card :func:`greedy_nb` picks from the list of
@@ -160,7 +160,7 @@ def greedy_discard_nb(rules, hand_row, melds, side):
     return best
 
 
-@kernel
+@one_step
 def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
     """``greedy``'s next meld step, found by walking the legal steps in its order of
     preference (the same order :func:`greedy_option_score_nb` gives): go out, with the plan
@@ -317,7 +317,7 @@ def greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
     return -1, 0
 
 
-@kernel
+@one_step
 def greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plans, ws):
     """``greedy``'s pile take, the legal one it likes best (as :func:`greedy_option_score_nb`
     ranks them): the most naturals from the hand, then the fewest wild cards, deuces before
