@@ -487,7 +487,7 @@ def take_options_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, opts, 
     return n
 
 
-@kernel
+@one_step
 def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, plans, ws):
     """R18/R19 for the first take meld, and a legal end of the turn reachable after it
     (R16, R35, R30: :func:`turn_completable_nb` with the take melds still being laid)."""

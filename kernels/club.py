@@ -156,7 +156,7 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
     return 0
 
 
-@kernel
+@one_step
 def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params,
                     opts, n):
     """Index of the discard option of the lowest :func:`discard_cost_nb` (the first of
@@ -244,7 +244,7 @@ def min_opponent_hand_nb(hands, st, seat):
     return fewest
 
 
-@kernel
+@one_step
 def lead_nb(melds, st, sidev, seat):
     """This side's cumulative score plus table points (300 a canasta, 10 a melded card),
     minus the best other side's; one pass over each side's ranks."""
@@ -263,7 +263,7 @@ def lead_nb(melds, st, sidev, seat):
     return mine - best_other
 
 
-@kernel
+@one_step
 def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
     """Fill ``unseen[kind]`` with the cards of each kind this seat has not seen: the deck's
     count less its own hand, every meld, the pile and the cards other seats are known to
@@ -297,7 +297,7 @@ def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
     return pool
 
 
-@kernel
+@one_step
 def pair_chance_memo_nb(known, last_discarded, u, pool, unknown_hand, memo):
     """:func:`pair_chance_nb`, each hypergeometric chance worked out once per decision: the
     same for every rank with as many unseen cards and as many known in the next hand
@@ -353,7 +353,7 @@ def wilds_in_hand_nb(hand_row):
     return hand_row[DEUCE] + hand_row[JOKER]
 
 
-@kernel
+@one_step
 def discard_cost_nb(rules, hand_row, melds, side, policy, freeze, kind, danger_cost, shed):
     """What discarding one card of ``kind`` costs (the cheapest is discarded): its use to
     this seat, plus ``danger_cost`` (``danger`` times the chance that the next opponent
@@ -392,7 +392,7 @@ def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, p
     return k, d, j
 
 
-@kernel
+@one_step
 def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canastas):
     """Whether the player wants to go out now that it can (``canastas``: its side's).
     The reasons are pure facts, tried cheapest first: ``careful`` and ``expert`` want out
@@ -529,7 +529,7 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                                  ws)
 
 
-@kernel
+@one_step
 def wish_matters_nb(policy, out_open, melds_open, pairs, spare):
     """Whether :func:`club_meld_step_nb` can use the going-out wish: going out is open, or
     the survey leaves a step that keeps cards back (naturals to meld, a six-card meld, a
@@ -548,7 +548,7 @@ def club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans, ws):
     return best_plan_nb(plans, n_out)
 
 
-@kernel
+@one_step
 def spare_wilds_nb(hand_row, st, policy, params):
     """Wild cards the player may spend beyond the ``wild_hold`` it keeps (``rush`` and
     ``expert`` at the end of the stock keep none)."""

@@ -18,7 +18,7 @@ plans 0, 1, ...; a check that only needs to know whether a plan exists writes to
 import numpy as np
 
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from .jit import kernel
+from .jit import kernel, one_step
 from .rules_nb import Ask
 from .state import (
     M_DEUCE,
@@ -122,7 +122,7 @@ def stray_black_threes_nb(rules, b3):
     return 0
 
 
-@kernel
+@one_step
 def unmeldable_cards_nb(rules, hand_row, melds, side):
     """Cards that no meld can take this turn: naturals of ranks the side has not melded held
     fewer than ``min_naturals_per_meld`` times, and black threes that are not a going-out meld
@@ -155,7 +155,7 @@ def canastas_within_reach_nb(hand_row, melds, side):
     return n
 
 
-@kernel
+@one_step
 def survey_rules_out_nb(rules, stray, reach):
     """Does the survey of the hand alone rule going out out?"""
     if stray > 1:

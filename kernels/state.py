@@ -19,7 +19,7 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 import numpy as np
 
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .jit import entry, kernel
+from .jit import entry, kernel, one_step
 from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from .rng import NSTREAMS
 from .rules_nb import CoverSet, RulesNb, WildRatio
@@ -167,7 +167,7 @@ def card_value_nb(rules, kind):
     return 20
 
 
-@kernel
+@one_step
 def row_total_nb(row):
     """Number of cards in a count vector (a hand row)."""
     n = 0
@@ -176,7 +176,7 @@ def row_total_nb(row):
     return n
 
 
-@kernel
+@one_step
 def hand_size_nb(hands, seat):
     """Number of cards in ``seat``'s hand."""
     return row_total_nb(hands[seat])
@@ -199,7 +199,7 @@ def pile_rest_nb(st, pile):
     return n
 
 
-@kernel
+@one_step
 def side_of_nb(st, seat):
     """Side of a seat: sides sit alternately, side k = seats s with s % sides == k (R1, 2.11).
     A table has at most three seats a side, so two conditional subtractions find the
@@ -234,7 +234,7 @@ def meld_ok_nb(rules, naturals, wilds):
     return wilds <= wild_capacity_nb(rules, naturals)
 
 
-@kernel
+@one_step
 def meld_size_nb(melds, side, rank):
     """Cards in ``side``'s meld of ``rank`` (0 if it has none)."""
     return melds[side, rank, M_NAT] + melds[side, rank, M_DEUCE] + melds[side, rank, M_JOKER]
