@@ -32,7 +32,7 @@ from pathlib import Path
 
 ENV = "CANASTA_SIM_CACHE_DIR"
 COMPILE_NOTE = ("canasta-sim: compiling the kernels (once per machine and version of the "
-                "kernel sources; usually 100-400 s on two cores)...")
+                "kernel sources; usually 1.5-3 minutes)...")
 _FOLDER_NAME = re.compile(r"numba-[0-9a-f]{12}")
 
 # What this process has done with the cache: the folder in use (False = not resolved yet,

@@ -826,7 +826,7 @@ def tune(policy, params, against, games, iterations, seed, rules, method, object
 def warm():
     """Compile every kernel now (or load it from the on-disk cache) and say which it did.
 
-    The first run on a machine compiles the kernels, about 100-400 s on two cores; the
+    The first run on a machine compiles the kernels, about 1.5-3 minutes; the
     machine code is cached per version of the kernel sources (the same for every
     install of them), so later processes load it in about a second. Run this once
     after installing, e.g. in a container build or before a batch of jobs. The cache:

@@ -19,7 +19,7 @@ turn kernel ``engine.play_turns_nb`` (a whole deal, a game, the search player's 
 and its searched decisions), inlined so that no call is made per level.  Every other helper
 stays a call unless LLVM's own heuristics inline it.
 
-How they are compiled, for a short cold compile (docs/performance.md):
+How they are compiled, for a short cold compile (README, "Compile time"):
 
 * **Inlined by LLVM, not by numba.**  numba's ``inline='always'`` copies a callee's numba IR
   into every call site and types the result again; the turn kernel, built that way, took
