@@ -156,22 +156,22 @@ def test_audit_catches_a_tampered_trace():
 
 
 def test_one_compilation_serves_every_rule_set_and_policy():
-    """Rule sets and policies are arguments: every variant runs on one machine-code version
-    of each entry kernel (checked in a fresh process, so no other test adds signatures)."""
+    """Rule sets and policies are arguments: every variant, deals and games alike, runs on one
+    machine-code version of the one entry kernel (kernels/tasks.py; checked in a fresh
+    process, so no other test adds signatures)."""
     import subprocess
     import sys
 
     code = """
 import canasta_sim
-from canasta_sim.kernels.engine import play_deals_nb
-from canasta_sim.kernels.games import play_games_nb
+from canasta_sim.kernels.tasks import run_task_nb
 for rules in ['classic', 'two-player', 'three-player', 'six-player', 'six-player-3x2',
               'seed-a(black3_card_value=100)']:
     for policies in ['greedy', 'random']:
         canasta_sim.simulate(30, rules=rules, policies=policies, threads=2, chunk_size=7)
         canasta_sim.simulate(games=2, rules=rules, policies=policies, threads=2)
-print(len(play_deals_nb.signatures), len(play_games_nb.signatures))
+print(len(run_task_nb.signatures))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["1", "1"]
+    assert done.stdout.split() == ["1"]
