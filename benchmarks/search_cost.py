@@ -6,7 +6,7 @@ expert and for search seats, and how often a going-out decision arises.
 Prints one line per table (deals/s and ms per deal by ``time.process_time`` of
 ``simulate(..., threads=1)``), then the going-out decisions per deal counted on expert's own
 deals: a turn counts when, after its draw, the seat could go out (the search's
-``out_choice_entry_nb`` lists candidates there).  Never timed in a test.
+``tasks.out_choice_entry_nb`` lists candidates there).  Never timed in a test.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def deals_per_second(policies: str, deals: int, seed: int = 9) -> float:
 
 def going_out_decisions(deals: int, seed: int = 9) -> tuple[int, int]:
     """(turns with a going-out choice after the draw, turns) in ``deals`` deals of expert."""
-    from canasta_sim.kernels import search, state
+    from canasta_sim.kernels import search, state, tasks
     from canasta_sim.kernels.midgame import play_until_nb
 
     from canasta_sim.runner import policy_table, prepare
@@ -48,7 +48,7 @@ def going_out_decisions(deals: int, seed: int = 9) -> tuple[int, int]:
             if seat < 0:
                 break
             turns += 1
-            opened += search.out_choice_entry_nb(plan.rules_nb, S, seat, pol, params,
+            opened += tasks.out_choice_entry_nb(plan.rules_nb, S, seat, pol, params,
                                                  state.OUT_OWN, cands) > 0
     return opened, turns
 

@@ -258,7 +258,7 @@ def check_games(games, name="games") -> int:
 
 def _engine():
     """The jitted entry kernel (imported late: importing numba is slow)."""
-    from canasta_sim.kernels.engine import play_deals_nb
+    from canasta_sim.kernels.tasks import play_deals_nb
 
     return play_deals_nb
 
@@ -447,7 +447,7 @@ class GameRows(NamedTuple):
 
 def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
     """Play games first_game..first_game+n-1 whole; the unit of work of a games run."""
-    from canasta_sim.kernels.games import play_games_nb
+    from canasta_sim.kernels.tasks import play_games_nb
 
     games = np.zeros((n, layout.G_NCOLS), dtype=np.int64)
     deal_parts, extra_parts = [], []

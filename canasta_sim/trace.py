@@ -31,7 +31,7 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False)
     at random as ``simulate`` does, a seat number sets it (a deal of a game).
     ``decisions`` also logs every listed decision (see :func:`decision_trace`).
     """
-    from canasta_sim.kernels.engine import trace_deal_nb
+    from canasta_sim.kernels.tasks import trace_deal_nb
 
     size = BUFFER_INTS
     while True:

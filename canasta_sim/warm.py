@@ -26,7 +26,7 @@ def warm_play_deals() -> float:
     import numpy as np
 
     from canasta_sim.kernels import layout
-    from canasta_sim.kernels.engine import play_deals_nb
+    from canasta_sim.kernels.tasks import play_deals_nb
     from canasta_sim.runner import prepare
 
     plan = prepare(1)
@@ -41,7 +41,7 @@ def warm_trace_deal() -> float:
     import numpy as np
 
     from canasta_sim.kernels import layout
-    from canasta_sim.kernels.engine import trace_deal_nb
+    from canasta_sim.kernels.tasks import trace_deal_nb
     from canasta_sim.runner import prepare
 
     plan = prepare(1)

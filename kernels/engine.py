@@ -1,11 +1,9 @@
 """Playing deals: the turn loop (R10-R17, R31-R50), scoring (R51-R57) and the entry kernels.
 
-Entry points (all ``cache=True``, rule set and policies are arguments):
-
-* :func:`play_deals_nb` plays a range of consecutive deals into result rows.
-* :func:`trace_deal_nb` plays one deal with the trace buffer on.
-
-Both run the very same :func:`play_deal_nb`; a trace is what the engine did.
+A whole deal (kernels/games.py's ``play_deal_nb``, traced or not: the very same code, so a
+trace is what the engine did) deals, then plays turns through :func:`play_turns_nb` (by way
+of the search player's ``search.play_table_turns_nb``); :func:`deal_only_nb` is the
+benchmarks' floor.
 """
 import numpy as np
 
@@ -46,7 +44,7 @@ from .club import (
     is_club_nb,
     never_asks_nb,
 )
-from .jit import entry, kernel, level, one_step, turn_step
+from .jit import entry, kernel, one_step, turn_step
 from .layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
@@ -63,7 +61,6 @@ from .layout import (
     EV_DECISION,
     EV_DISCARD,
     EV_DRAW,
-    EV_END,
     EV_OUT,
     EV_RED3,
     EV_TAKE,
@@ -875,22 +872,6 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     return seat
 
 
-@level
-def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
-                 row):
-    """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
-    seat = (st[ST_DEALER] + 1) % st[ST_NSEATS]
-    if search.play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
-                                  np.int64(MAX_TURNS)) >= 0:      # int64: see play_turns_nb
-        # the safety net, never reached in practice: the deal did not end in MAX_TURNS turns
-        st[ST_END_REASON] = END_STOCK
-        st[ST_CHECK_FAILS] += 1
-    ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
-    score_deal_nb(rules, S, row)
-
-
 @kernel
 def cards_conserved_nb(rules, S):
     """R2: hands, melds, pile, stock and red-three areas hold exactly the deck."""
@@ -920,27 +901,6 @@ def cards_conserved_nb(rules, S):
     return True
 
 
-def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, check):
-    """Play deals first_deal .. first_deal + len(out) - 1, one result row each (no trace).
-    ``check`` = 1 verifies card conservation after every turn (row[COL_CHECK_FAILS]).
-    (The entry kernel is kernels/tasks.py's, shared by every task that plays turns.)"""
-    from .tasks import TASK_DEALS, run
-    run(TASK_DEALS, rules, pol, params, seed=seed, first=first_deal,
-        scores_before=scores_before, rows=out, flag=check)
-
-
-def trace_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf, decisions):
-    """Play one deal with the trace on; returns the number of ints written to ``buf``
-    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``dealer`` -1 draws the dealer
-    as :func:`play_deals_nb` does; a seat sets it (a deal of a game, kernels/games.py, whose
-    ``scores_before`` are the sides' cumulative scores).  ``decisions`` = 1 also logs every
-    listed decision (``log_decision_nb``), for the move-generation tests."""
-    from .tasks import TASK_TRACE, run
-    return run(TASK_TRACE, rules, pol, params, seed=seed, first=deal, dealer=dealer,
-               scores_before=scores_before, buf=buf, rows=row.reshape(1, -1),
-               flag=decisions)[0]
-
-
 @entry
 def deal_only_nb(rules, seed, first_deal, n, scores_before):
     """Shuffle, deal and turn the upcard for n deals without playing them: the floor the
@@ -953,8 +913,3 @@ def deal_only_nb(rules, seed, first_deal, n, scores_before):
         deal_nb(record[0], S, buf, seed, first_deal + i, -1, scores_before)
         total += S[4][ST_UPCARDS] + S[2][0]
     return total
-
-
-# The search player (kernels/search.py) plays its turns through the turn phases above and
-# rollouts through play_turns_nb, so it is imported last (play_deal_nb calls it by name).
-from . import search  # noqa: E402

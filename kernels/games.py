@@ -1,4 +1,4 @@
-"""Whole games to the target score (R5, R58-R60), built on the deal kernel.
+"""Whole deals, and whole games to the target score (R5, R58-R60) built on them.
 
 A game starts at cumulative score 0 for every side with a random dealer (R5); the deal
 then passes one seat clockwise each deal.  Each deal's initial-meld minimum comes from
@@ -6,14 +6,17 @@ the side's cumulative score (R27), which grows by the deal score (R58).  After a
 which some side has reached ``game_target`` the side with the higher total wins (R59);
 an exact tie at the top plays another deal or ends in a draw by ``tie_policy`` (R60).
 """
+import numpy as np
 
-from .engine import play_deal_nb
+from .engine import MAX_TURNS, score_deal_nb
 from .jit import kernel, level
 from .layout import (
     COL_DEALER,
     D_CUM_BEFORE,
     D_DEAL_IN_GAME,
     D_GAME,
+    END_STOCK,
+    EV_END,
     G_DEALS,
     G_ENDED,
     G_FINAL,
@@ -30,9 +33,29 @@ from .layout import (
     SIDE_STRIDE,
 )
 from .rules_nb import Tie
+from .search import play_table_turns_nb
+from .setup import deal_nb
+from .state import ST_CHECK_FAILS, ST_DEALER, ST_END_REASON, ST_NSEATS
+from .trace_buf import ev_simple_nb
 from .user import user_failed_nb
 
 GAME_ON = -1                                      # game_over_nb: the game goes on
+
+
+@level
+def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
+                 row):
+    """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
+    seat = (st[ST_DEALER] + 1) % st[ST_NSEATS]
+    if play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
+                           np.int64(MAX_TURNS)) >= 0:      # int64: see play_turns_nb
+        # the safety net, never reached in practice: the deal did not end in MAX_TURNS turns
+        st[ST_END_REASON] = END_STOCK
+        st[ST_CHECK_FAILS] += 1
+    ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
+    score_deal_nb(rules, S, row)
 
 
 @kernel
@@ -94,13 +117,3 @@ def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_r
     for side in range(MAX_SIDES):
         game_row[G_FINAL + side] = cum[side]
     return k
-
-
-def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params, check):
-    """Play games first_game, first_game+1, ... into ``games_out`` rows while ``rows`` /
-    ``extras`` (per-deal) still have room for a game of MAX_GAME_DEALS deals.
-    Returns (games played, deal rows used); call again for the rest.  (The entry kernel is
-    kernels/tasks.py's.)"""
-    from .tasks import TASK_GAMES, run
-    return run(TASK_GAMES, rules, pol, params, seed=seed, first=first_game,
-               games_out=games_out, rows=rows, extras=extras, flag=check)

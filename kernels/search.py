@@ -713,14 +713,3 @@ def determinize_entry_nb(rules, S, W, seat, decision, d, r):
     if ok and r > 0:
         reshuffle_stock_nb(S, W, key, d, r)
     return ok
-
-
-def out_choice_entry_nb(rules, S, seat, pol, params, choice, cands):
-    """For tests: ``seat``'s draw and meld phases in ``S`` (``pol``, ``params``: the tables,
-    no search seat), its going-out choice fixed to ``choice`` (``OUT_*``) after the draw.
-    ``cands`` gets the choices :func:`search_out_nb` would roll out there; returns how many
-    (0 if the seat could not go out), or -1 if the draw ended the deal.  (The entry kernel
-    is kernels/tasks.py's.)"""
-    from .tasks import TASK_OUT_CHOICE, run
-    return run(TASK_OUT_CHOICE, rules, pol, params, S=S, seat=seat, turns=choice,
-               cands=cands)[0]

@@ -3,9 +3,9 @@
 Each entry kernel called from Python is optimized and emitted as machine code with the
 whole turn's code linked in (kernels/jit.py), about 11 s of a cold compile each; the six
 tasks below used to be six entry kernels.  They are now one, chosen by ``task``, and the
-Python functions that name them (``engine.play_deals_nb``, ``engine.trace_deal_nb``,
-``games.play_games_nb``, ``midgame.midgame_nb``, ``search.out_choice_entry_nb``) call it
-through :func:`run` with the same arguments and results as before.
+Python functions at the end of this module (:func:`play_deals_nb`, :func:`trace_deal_nb`,
+:func:`play_games_nb`, :func:`out_choice_entry_nb`; kernels/midgame.py's two steps) call it
+through :func:`run` with the arguments and results those entry kernels had.
 
 Every task gets the same argument types (unused ones are small dummies of the right type),
 so the kernel compiles once.  It returns two ints; what they mean depends on the task.
@@ -14,8 +14,8 @@ import numpy as np
 
 from .actions import MAX_OPTS
 from .cards import MELD_KINDS
-from .engine import DRAW_ONLY, MELD_ONLY, play_deal_nb, play_turns_nb
-from .games import play_game_nb
+from .engine import DRAW_ONLY, MELD_ONLY, play_turns_nb
+from .games import play_deal_nb, play_game_nb
 from .jit import entry, level
 from .layout import MAX_GAME_DEALS, MAX_SIDES, NCOLS
 from .plans import MAX_PLANS
@@ -161,3 +161,41 @@ def run(task, rules, pol, params, *, seed=0, first=0, dealer=-1, scores_before=N
                        no_rows if extras is None else extras,
                        no_rows if games_out is None else games_out, flag, turns, seat,
                        np.zeros(1, np.int64) if cands is None else cands)
+
+
+# ---- the tasks' Python faces: the arguments and results of the former entry kernels ----
+
+def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, check):
+    """Play deals first_deal .. first_deal + len(out) - 1, one result row each (no trace).
+    ``check`` = 1 verifies card conservation after every turn (row[COL_CHECK_FAILS]).
+    (Through :func:`run_task_nb`, shared by every task that plays turns.)"""
+    run(TASK_DEALS, rules, pol, params, seed=seed, first=first_deal,
+        scores_before=scores_before, rows=out, flag=check)
+
+
+def trace_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf, decisions):
+    """Play one deal with the trace on; returns the number of ints written to ``buf``
+    (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``dealer`` -1 draws the dealer
+    as :func:`play_deals_nb` does; a seat sets it (a deal of a game, kernels/games.py, whose
+    ``scores_before`` are the sides' cumulative scores).  ``decisions`` = 1 also logs every
+    listed decision (``log_decision_nb``), for the move-generation tests."""
+    return run(TASK_TRACE, rules, pol, params, seed=seed, first=deal, dealer=dealer,
+               scores_before=scores_before, buf=buf, rows=row.reshape(1, -1),
+               flag=decisions)[0]
+
+
+def play_games_nb(rules, seed, first_game, games_out, rows, extras, pol, params, check):
+    """Play games first_game, first_game+1, ... into ``games_out`` rows while ``rows`` /
+    ``extras`` (per-deal) still have room for a game of MAX_GAME_DEALS deals.
+    Returns (games played, deal rows used); call again for the rest."""
+    return run(TASK_GAMES, rules, pol, params, seed=seed, first=first_game,
+               games_out=games_out, rows=rows, extras=extras, flag=check)
+
+
+def out_choice_entry_nb(rules, S, seat, pol, params, choice, cands):
+    """For tests: ``seat``'s draw and meld phases in ``S`` (``pol``, ``params``: the tables,
+    no search seat), its going-out choice fixed to ``choice`` (``OUT_*``) after the draw.
+    ``cands`` gets the choices ``search.search_out_nb`` would roll out there; returns how many
+    (0 if the seat could not go out), or -1 if the draw ended the deal."""
+    return run(TASK_OUT_CHOICE, rules, pol, params, S=S, seat=seat, turns=choice,
+               cands=cands)[0]

@@ -42,7 +42,7 @@ def stock_end_deals(rules="classic", policies="random", seed=11, scan=10000, lim
     results run, at most ``limit`` of them."""
     import numpy as np
     from canasta_sim.kernels import layout
-    from canasta_sim.kernels.engine import play_deals_nb
+    from canasta_sim.kernels.tasks import play_deals_nb
 
     from canasta_sim.runner import prepare
     plan = prepare(scan, seed, rules, policies)
@@ -62,7 +62,7 @@ def concealed_canasta_candidates(rules="seed-b", policies="random", seed=7, scan
     Such deals are a few in a thousand; the replay then judges each of them from its events."""
     import numpy as np
     from canasta_sim.kernels import layout
-    from canasta_sim.kernels.engine import play_deals_nb
+    from canasta_sim.kernels.tasks import play_deals_nb
 
     from canasta_sim.runner import prepare
     plan = prepare(scan, seed, rules, policies)

@@ -8,8 +8,8 @@ import naive
 import numpy as np
 import pytest
 from canasta_sim.kernels import layout, state
-from canasta_sim.kernels.engine import play_deals_nb
 from canasta_sim.kernels.games import GAME_ON, game_over_nb
+from canasta_sim.kernels.tasks import play_deals_nb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_replay import traced

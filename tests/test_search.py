@@ -3,12 +3,12 @@ it leaves the real deal alone, that it decides from what its seat may know, and 
 do not depend on threads or chunking."""
 import numpy as np
 import pytest
-from canasta_sim.kernels import search, state
+from canasta_sim.kernels import search, state, tasks
 from canasta_sim.kernels.actions import DEC_DISCARD, DEC_DRAW
 from canasta_sim.kernels.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from canasta_sim.kernels.engine import play_deals_nb
 from canasta_sim.kernels.layout import COL_CHECK_FAILS, NCOLS, POLICY_SEARCH
 from canasta_sim.kernels.midgame import play_turn_traced_nb, play_until_nb
+from canasta_sim.kernels.tasks import play_deals_nb
 
 from canasta_sim import simulate
 from canasta_sim.fairness import information_check, rearrange_hidden
@@ -266,11 +266,11 @@ def _open_choices(rules, st):
 
 def _turn_with_choice(plan, S, seat, choice):
     """``seat``'s draw and meld phases from a copy of ``S``, its going-out choice fixed after
-    the draw (search.out_choice_entry_nb): (candidates the search would roll out, the state
+    the draw (tasks.out_choice_entry_nb): (candidates the search would roll out, the state
     after the meld phase)."""
     S2 = tuple(a.copy() for a in S)
     cands = np.zeros(search.MAX_CANDIDATES, np.int64)
-    n = search.out_choice_entry_nb(plan.rules_nb, S2, seat, policy_table(plan), plan.params,
+    n = tasks.out_choice_entry_nb(plan.rules_nb, S2, seat, policy_table(plan), plan.params,
                                    choice, cands)
     return [int(c) for c in cands[:max(n, 0)]], S2
 

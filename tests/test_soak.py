@@ -5,8 +5,8 @@ every result row."""
 import numpy as np
 import pytest
 from canasta_sim.kernels import layout
-from canasta_sim.kernels.engine import play_deals_nb
 from canasta_sim.kernels.state import red3_points_nb
+from canasta_sim.kernels.tasks import play_deals_nb
 
 from canasta_sim.rules import PRESETS
 from canasta_sim.runner import prepare

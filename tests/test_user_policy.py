@@ -111,7 +111,7 @@ def test_the_view_agrees_with_itself_and_writing_into_options_changes_nothing():
 
 
 def test_cards_are_conserved_with_a_user_policy():
-    from canasta_sim.kernels.engine import play_deals_nb
+    from canasta_sim.kernels.tasks import play_deals_nb
     plan = prepare(300, 8, "classic", f"{EXAMPLE}:pile_hungry")
     out = np.zeros((300, layout.NCOLS), np.int64)
     from canasta_sim.runner import policy_table
