@@ -42,13 +42,19 @@ from .user import user_failed_nb
 GAME_ON = -1                                      # game_over_nb: the game goes on
 
 
+@kernel
+def deal_for_play_nb(rules, S, buf, seed, deal, dealer, scores_before):
+    """Deal ``deal`` into ``S``; returns the seat that plays first, the dealer's left (R10)."""
+    deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
+    return (S[4][ST_DEALER] + 1) % S[4][ST_NSEATS]
+
+
 @level
 def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
-    seat = (st[ST_DEALER] + 1) % st[ST_NSEATS]
+    seat = deal_for_play_nb(rules, S, buf, seed, deal, dealer, scores_before)
     if play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
                            np.int64(MAX_TURNS)) >= 0:      # int64: see play_turns_nb
         # the safety net, never reached in practice: the deal did not end in MAX_TURNS turns

@@ -15,16 +15,13 @@ import numpy as np
 from .actions import MAX_OPTS
 from .cards import MELD_KINDS
 from .engine import DRAW_ONLY, MELD_ONLY, play_turns_nb
-from .games import play_deal_nb, play_game_nb
+from .games import deal_for_play_nb, play_deal_nb, play_game_nb
 from .jit import entry, level
 from .layout import MAX_GAME_DEALS, MAX_SIDES, NCOLS
 from .plans import MAX_PLANS
 from .search import out_candidates_nb, out_open_nb, play_table_turns_nb
-from .setup import deal_nb
 from .state import (
     ST_CHECK_ON,
-    ST_DEALER,
-    ST_NSEATS,
     ST_TRACE_ON,
     ST_TRACE_OVERFLOW,
     ST_TRACE_POS,
@@ -113,8 +110,7 @@ def games_task_nb(rules, S, buf, seed, first, pol, params, games_out, rows, extr
 def until_task_nb(rules, S, buf, seed, deal, pol, params, scores_before, turns, opts, plan):
     """TASK_UNTIL; returns the seat whose turn comes next, or -1 if the deal ended."""
     S[4][ST_TRACE_ON] = 0
-    deal_nb(rules, S, buf, seed, deal, -1, scores_before)
-    seat = (S[4][ST_DEALER] + 1) % S[4][ST_NSEATS]
+    seat = deal_for_play_nb(rules, S, buf, seed, deal, -1, scores_before)
     seat = play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
     return -1 if user_failed_nb(pol, deal) else seat
 
