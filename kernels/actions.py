@@ -27,6 +27,7 @@ from .state import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
+    M_SIZE,
     SIDE_MELDED,
     ST_FREEZERS,
     ST_PILE_N,
@@ -232,6 +233,7 @@ def move_to_meld_nb(hand_row, meld, rank, naturals, deuces, jokers, from_pile, s
     meld[M_NAT] += sign * (naturals + from_pile)
     meld[M_DEUCE] += sign * deuces
     meld[M_JOKER] += sign * jokers
+    meld[M_SIZE] += sign * (naturals + from_pile + deuces + jokers)
 
 
 @one_step
@@ -407,6 +409,7 @@ def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, 
     melds[side, rank, M_NAT] += nat
     melds[side, rank, M_DEUCE] += deuce
     melds[side, rank, M_JOKER] += joker
+    melds[side, rank, M_SIZE] += nat + deuce + joker
     st[ST_TURN_MELDED] = 1
     if rank >= FIRST_NATURAL:
         sidev[side, SIDE_MELDED] = 1              # R26 (red threes never count, R24)

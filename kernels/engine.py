@@ -90,9 +90,11 @@ from .rng import STREAM_POLICY
 from .rules_nb import Ask, Red3Requires, Red3Timing
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
 from .state import (
+    M_COLS,
     M_DEUCE,
     M_JOKER,
     M_NAT,
+    M_SIZE,
     OUT_OWN,
     SEAT_HAD_TURN,
     SEAT_KNOWN,
@@ -148,6 +150,7 @@ from .state import (
     freezes_pile_nb,
     hand_size_nb,
     meld_size_nb,
+    melds_consistent_nb,
     new_state_nb,
     pile_rest_nb,
     red3_points_nb,
@@ -392,7 +395,7 @@ def copy_turn_state_nb(S, seat, save):
         else:
             st[i] = ws[WS_SAVE_ST, i]
     for r in range(MELD_KINDS):
-        for c in range(3):
+        for c in range(M_COLS):
             if save:
                 wm[WM_SAVE, r, c] = melds[side, r, c]
             else:
@@ -425,6 +428,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     count = take_count_nb(rules, top, k, d, j)                        # R28
     lay_cards_nb(rules, S, buf, seat, top, k, d, j, False)
     melds[side, top, M_NAT] += 1                                       # the top card
+    melds[side, top, M_SIZE] += 1
     taken[top, M_NAT] = k
     taken[top, M_DEUCE] = d
     taken[top, M_JOKER] = j
@@ -874,7 +878,8 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
 
 @kernel
 def cards_conserved_nb(rules, S):
-    """R2: hands, melds, pile, stock and red-three areas hold exactly the deck."""
+    """R2: hands, melds, pile, stock and red-three areas hold exactly the deck (and every
+    meld's size column agrees with its cards)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     have = ws[WS_CHECK_HAVE]
     have[:] = 0
@@ -898,7 +903,7 @@ def cards_conserved_nb(rules, S):
     for k in range(NKINDS):
         if have[k] != want[k]:
             return False
-    return True
+    return melds_consistent_nb(melds)
 
 
 @entry

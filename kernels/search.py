@@ -86,6 +86,7 @@ from .rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb
 from .rules_nb import Ask, Red3Timing
 from .setup import shuffle_nb
 from .state import (
+    M_COLS,
     NSEATV,
     NSIDEV,
     NST,
@@ -169,7 +170,8 @@ def scratch_state_nb(ws):
     """The scratch deal state: views into the rows of ``ws`` from ``WS_SEARCH``, of the same
     shapes and numba types as a state from ``state.new_state``."""
     hands = ws[R_HANDS, 0:MAX_SEATS * NKINDS].reshape((MAX_SEATS, NKINDS))
-    melds = ws[R_MELDS, 0:MAX_SIDES * MELD_KINDS * 3].reshape((MAX_SIDES, MELD_KINDS, 3))
+    melds = ws[R_MELDS, 0:MAX_SIDES * MELD_KINDS * M_COLS].reshape(
+        (MAX_SIDES, MELD_KINDS, M_COLS))
     deck = ws[R_DECK, 0:MAX_CARDS]
     pile = ws[R_PILE, 0:MAX_CARDS]
     st = ws[R_ST, 0:NST]
@@ -177,7 +179,7 @@ def scratch_state_nb(ws):
     sidev = ws[R_SIDEV, 0:MAX_SIDES * NSIDEV].reshape((MAX_SIDES, NSIDEV))
     rng = ws[R_SIDEV, AT:AT + NSTREAMS].view(np.uint64)
     scratch = ws[W_WS:W_WS + WS_SEARCH]
-    wm = ws[R_WM, 0:2 * MELD_KINDS * 3].reshape((2, MELD_KINDS, 3))
+    wm = ws[R_WM, 0:2 * MELD_KINDS * M_COLS].reshape((2, MELD_KINDS, M_COLS))
     return (hands, melds, deck, pile, st, seatv, sidev, rng, scratch, wm)
 
 
@@ -195,7 +197,7 @@ def copy_state_nb(S, W):
             seatv2[s, c] = seatv[s, c]
     for side in range(MAX_SIDES):
         for r in range(MELD_KINDS):
-            for c in range(3):
+            for c in range(M_COLS):
                 melds2[side, r, c] = melds[side, r, c]
         for c in range(NSIDEV):
             sidev2[side, c] = sidev[side, c]

@@ -4,8 +4,11 @@ every other kernel uses (card values, meld validity, freezing, minimums).
 State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 
 * ``hands``  int64[MAX_SEATS, NKINDS]     cards in each hand, by kind
-* ``melds``  int64[MAX_SIDES, MELD_KINDS, 3]  each side's meld of each rank:
-  naturals, deuces, jokers (rank BLACK3 = the R25 black-three meld)
+* ``melds``  int64[MAX_SIDES, MELD_KINDS, M_COLS]  each side's meld of each rank:
+  naturals, deuces, jokers and their sum, the meld's size (rank BLACK3 = the R25
+  black-three meld).  Every kernel that moves cards onto or off a meld updates the size
+  with them (actions.place_cards_nb, actions.move_to_meld_nb, engine.take_pile_nb), so
+  that reading a size is one load; ``melds_consistent_nb`` checks it
 * ``deck``   int64[MAX_CARDS]             the shuffled deck; the stock is
   ``deck[st[ST_STOCK_POS]:st[ST_DECK_N]]``, top card first
 * ``pile``   int64[MAX_CARDS]             the discard pile, bottom first
@@ -14,7 +17,7 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 * ``sidev``  int64[MAX_SIDES, NSIDEV]     per-side scalars (``SIDE_*``)
 * ``rng``    uint64[NSTREAMS]             random streams of this deal
 * ``ws``     int64[WS_ROWS, WS_COLS]      scratch rows (``WS_*``), so hot loops never allocate
-* ``wm``     int64[2, MELD_KINDS, 3]      scratch meld tables (``WM_*``)
+* ``wm``     int64[2, MELD_KINDS, M_COLS]  scratch meld tables (``WM_*``)
 """
 import numpy as np
 
@@ -28,6 +31,8 @@ from .rules_nb import CoverSet, RulesNb, WildRatio
 M_NAT = 0
 M_DEUCE = 1
 M_JOKER = 2
+M_SIZE = 3      # the meld's cards: M_NAT + M_DEUCE + M_JOKER, kept up to date as cards move
+M_COLS = 4
 
 # st: deal-level scalars
 ST_DECK_N = 0
@@ -118,7 +123,7 @@ WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld
 def new_state():
     """Allocate one zeroed deal state tuple (see the module docstring)."""
     return (np.zeros((MAX_SEATS, NKINDS), np.int64),
-            np.zeros((MAX_SIDES, MELD_KINDS, 3), np.int64),
+            np.zeros((MAX_SIDES, MELD_KINDS, M_COLS), np.int64),
             np.zeros(MAX_CARDS, np.int64),
             np.zeros(MAX_CARDS, np.int64),
             np.zeros(NST, np.int64),
@@ -126,7 +131,7 @@ def new_state():
             np.zeros((MAX_SIDES, NSIDEV), np.int64),
             np.zeros(NSTREAMS, np.uint64),
             np.zeros((WS_ROWS, WS_COLS), np.int64),
-            np.zeros((2, MELD_KINDS, 3), np.int64))
+            np.zeros((2, MELD_KINDS, M_COLS), np.int64))
 
 
 new_state_nb = entry(new_state)
@@ -236,8 +241,26 @@ def meld_ok_nb(rules, naturals, wilds):
 
 @one_step
 def meld_size_nb(melds, side, rank):
-    """Cards in ``side``'s meld of ``rank`` (0 if it has none)."""
-    return melds[side, rank, M_NAT] + melds[side, rank, M_DEUCE] + melds[side, rank, M_JOKER]
+    """Cards in ``side``'s meld of ``rank`` (0 if it has none): its ``M_SIZE`` column."""
+    return melds[side, rank, M_SIZE]
+
+
+@kernel
+def melds_consistent_nb(melds):
+    """Whether every meld's ``M_SIZE`` is the sum of its naturals, deuces and jokers."""
+    for side in range(melds.shape[0]):
+        for r in range(melds.shape[1]):
+            if melds[side, r, M_SIZE] != \
+                    melds[side, r, M_NAT] + melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]:
+                return False
+    return True
+
+
+def set_meld_sizes(melds):
+    """Python: fill the ``M_SIZE`` column of a melds table from its cards (for a table
+    written by hand, as the tests do)."""
+    melds[..., M_SIZE] = melds[..., M_NAT] + melds[..., M_DEUCE] + melds[..., M_JOKER]
+    return melds
 
 
 @kernel

@@ -28,7 +28,7 @@ def side_melds(pos, side) -> dict:
     """{rank token: (naturals, deuces, jokers)} of a side's melds on the table."""
     out = {}
     for r in range(cards.BLACK3, cards.NKINDS):
-        n, d, j = (int(x) for x in pos.S[1][side, r])
+        n, d, j = (int(x) for x in pos.S[1][side, r, :state.M_SIZE])
         if n + d + j:
             out[TOKENS[r]] = (n, d, j)
     return out
@@ -76,6 +76,7 @@ def outcomes(pos, seat, limit=20000):
                 for r in range(cards.BLACK3, cards.NKINDS):
                     for col in range(3):
                         q.S[1][side, r, col] += plan[r, col]
+                state.set_meld_sizes(q.S[1])
                 found.add(("out", frozenset(side_melds(q, side).items())))
             else:
                 q = clone(p)

@@ -77,6 +77,7 @@ class Position:
         for k in kinds(text):
             col = state.M_DEUCE if k == 1 else state.M_JOKER if k == 0 else state.M_NAT
             self.S[1][side, rank_kind, col] += 1
+            self.S[1][side, rank_kind, state.M_SIZE] += 1
         if rank_kind >= 4:
             self.S[6][side, state.SIDE_MELDED] = 1
         return self
@@ -203,7 +204,7 @@ class Position:
 
     def meld_of(self, side: int, rank: str) -> tuple:
         """(naturals, deuces, jokers) of a side's meld."""
-        return tuple(int(x) for x in self.S[1][side, TOKEN_TO_KIND[rank]])
+        return tuple(int(x) for x in self.S[1][side, TOKEN_TO_KIND[rank], :state.M_SIZE])
 
     @property
     def st(self):
@@ -259,6 +260,7 @@ def random_position(seed: int, policy: str):
                 if rank in cards:
                     cards.remove(rank)
                     pos.S[1][side, rank, state.M_NAT] += 1
+                    pos.S[1][side, rank, state.M_SIZE] += 1
             pos.S[6][side, state.SIDE_MELDED] = 1
     pile = [cards.pop() for _ in range(int(rng.integers(0, 12)))]
     for seat, hand in enumerate(hands):

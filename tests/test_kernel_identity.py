@@ -5,7 +5,7 @@ each is compared here with the general path it replaces, on random positions.  W
 are compared bit for bit outside the test-suite (a reference file of the kernels' outputs).
 """
 import numpy as np
-from canasta_sim.kernels import actions, plans, policies
+from canasta_sim.kernels import actions, plans, policies, state
 from scenario import random_position
 
 
@@ -35,9 +35,33 @@ def test_greedy_survey_matches_the_separate_scans():
             hands[0, 4:] = rng.integers(0, 4, hands.shape[1] - 4)
         if seed % 3 == 0:                   # wild cards on some melds: sizes 6, 7 and more
             melds[:2, :, 1] += (melds[:2, :, 0] >= 4) * rng.integers(0, 3, melds.shape[1])
+            state.set_meld_sizes(melds)
         for side in range(2):
             canastas, _, _, _, _, stray, kind, reach = policies.greedy_ranks_nb(
                 pos.nb, hands[0], melds, side)
             assert canastas == actions.canastas_nb(melds, side)
             assert (stray, kind) == plans.unmeldable_cards_nb(pos.nb, hands[0], melds, side)
             assert reach == plans.canastas_within_reach_nb(hands[0], melds, side)
+
+
+def test_meld_sizes_are_kept_with_the_cards():
+    """The melds table's M_SIZE column is each meld's naturals + deuces + jokers after the
+    engine's own moves (a played deal), and melds_consistent_nb finds a wrong one."""
+    from canasta_sim.kernels import tasks
+    from canasta_sim.runner import policy_table, prepare
+
+    laid = 0
+    for policy in ("random", "greedy", "expert"):
+        plan = prepare(1, 7, "classic", policy)
+        for deal in range(20):
+            S = state.new_state()
+            seat = tasks.run(tasks.TASK_UNTIL, plan.rules_nb, policy_table(plan), plan.params,
+                             seed=7, first=deal, S=S, turns=12)[0]
+            melds = S[1]
+            sums = melds[..., state.M_NAT] + melds[..., state.M_DEUCE] + melds[..., state.M_JOKER]
+            assert (melds[..., state.M_SIZE] == sums).all(), (policy, deal, seat)
+            assert state.melds_consistent_nb(melds)
+            laid += int(sums.sum())
+    assert laid > 0
+    melds[0, 5, state.M_SIZE] += 1
+    assert not state.melds_consistent_nb(melds)
