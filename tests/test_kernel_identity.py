@@ -48,6 +48,7 @@ def test_meld_sizes_are_kept_with_the_cards():
     """The melds table's M_SIZE column is each meld's naturals + deuces + jokers after the
     engine's own moves (a played deal), and melds_consistent_nb finds a wrong one."""
     from canasta_sim.kernels import tasks
+
     from canasta_sim.runner import policy_table, prepare
 
     laid = 0
