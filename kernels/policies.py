@@ -194,12 +194,12 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
     if sixes != 0:
         r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
-                                   plans, ws, True)
+                                   plans, ws, sixes)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de
     if pairs != 0:
         r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
-                                    plans, ws, True)
+                                    plans, ws, pairs)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
     if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws) \
@@ -255,7 +255,7 @@ def greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, plannin
     (every make-up, most naturals first), then single naturals."""
     side = side_of_nb(st, seat)
     r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
-                               ws, False)
+                               ws, melded_ranks_nb(melds, side))
     if r >= 0:
         return OPT_ADD, r, 0, de, 1 - de
     for r in range(ACE, FIRST_NATURAL - 1, -1):
@@ -279,40 +279,43 @@ def greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, plannin
 
 @kernel
 def greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws,
-                       completing_only):
-    """A legal single wild card (a deuce before a joker) onto one of the side's melds; with
-    ``completing_only`` only onto a six-card meld it turns into a canasta.
-    Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
-    side = side_of_nb(st, seat)
+                       ranks):
+    """A legal single wild card (a deuce before a joker) onto one of the side's melds of the
+    ranks of the bitmask ``ranks``, the lowest rank first: the six-card melds it turns into
+    canastas (``sixes`` of :func:`greedy_ranks_nb`), or every melded rank
+    (:func:`melded_ranks_nb`).  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
         for r in range(FIRST_NATURAL, NKINDS):
-            size = meld_size_nb(melds, side, r)
-            if size == 0 or (completing_only and size != 6):
-                continue
-            if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 0, de, 1 - de,
-                             planning, plans, ws):
+            if (ranks >> r) & 1 and step_legal_nb(rules, st, seatv, hand_row, melds, pile,
+                                                  seat, r, 0, de, 1 - de, planning, plans, ws):
                 return r, de
     return -1, 0
 
 
 @kernel
+def melded_ranks_nb(melds, side):
+    """Bitmask of the natural ranks ``side`` has a meld of."""
+    ranks = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        if meld_size_nb(melds, side, r) > 0:
+            ranks |= np.int64(1) << r
+    return ranks
+
+
+@kernel
 def greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws,
-                        pairs_only):
+                        pairs):
     """A legal new meld of two naturals and a wild card (a deuce before a joker), the highest
-    rank first; with ``pairs_only`` only from ranks held exactly twice.
-    Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
-    side = side_of_nb(st, seat)
+    rank first, from the ranks of the bitmask ``pairs`` (held exactly twice and not melded:
+    :func:`greedy_ranks_nb`).  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
         for r in range(ACE, FIRST_NATURAL - 1, -1):
-            held = hand_row[r]
-            if (held == 2 or (not pairs_only and held > 2)) and \
-                    meld_size_nb(melds, side, r) == 0 and step_legal_nb(
-                        rules, st, seatv, hand_row, melds, pile, seat, r, 2, de, 1 - de,
-                        planning, plans, ws):
+            if (pairs >> r) & 1 and step_legal_nb(rules, st, seatv, hand_row, melds, pile,
+                                                  seat, r, 2, de, 1 - de, planning, plans, ws):
                 return r, de
     return -1, 0
 

@@ -207,14 +207,13 @@ def pile_rest_nb(st, pile):
 @one_step
 def side_of_nb(st, seat):
     """Side of a seat: sides sit alternately, side k = seats s with s % sides == k (R1, 2.11).
-    A table has at most three seats a side, so two conditional subtractions find the
-    remainder without an integer division (which costs more than most of its callers)."""
+    A table has two or three sides and at most MAX_SEATS = 6 seats, so every seat of it is
+    below 3 * sides and two conditional subtractions find the remainder, without an integer
+    division (which costs more than most of its callers).  (``seat`` must be a seat of the
+    table: 0 <= seat < ST_NSEATS.)"""
     n = st[ST_NSIDES]
     side = seat - n if seat >= n else seat
-    side = side - n if side >= n else side
-    if side < 0 or side >= n:
-        return seat % n                  # never for a seat of the table (0 <= seat < 3n)
-    return side
+    return side - n if side >= n else side
 
 
 @kernel
