@@ -159,49 +159,103 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
 @one_step
 def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params,
                     opts, n):
-    """Index of the discard option of the lowest :func:`discard_cost_nb` (the first of
-    equal costs).  What is the same for every option is found once: the next seat and
-    whether the pile is open to it, and for ``expert`` the unseen cards
-    (:func:`count_unseen_nb`, into ``unseen``) and the next seat's unknown hand cards."""
+    """Index of the discard option of the lowest :func:`discard_cost_nb` among
+    ``opts[:n]`` (the first of equal costs): for a list of options in any order (the search
+    player's, a logged decision).  The engine's own discards use
+    :func:`club_discard_card_nb`, the same choice without the list."""
     if n == 1:
         return 0
+    side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed = discard_facts_nb(
+        rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params)
+    best = 0
+    best_score = -1e18
+    for i in range(n):
+        score = discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params,
+                                 side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed,
+                                 feed, opts[i, 1])
+        if score > best_score:
+            best = i
+            best_score = score
+    return best
+
+
+@one_step
+def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy,
+                         params):
+    """The card :func:`club_discard_nb` picks from the list of
+    ``actions.discard_options_nb`` (every kind in the hand but red threes, in kind order),
+    found from the hand without building the list."""
+    hand_row = hands[seat]
+    kinds = 0
+    only = -1
+    for k in range(NKINDS):
+        if hand_row[k] > 0 and k != RED3:
+            kinds += 1
+            only = k if only < 0 else only
+    if kinds <= 1:
+        return only
+    side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed = discard_facts_nb(
+        rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params)
+    best = -1
+    best_score = -1e18
+    for k in range(NKINDS):
+        if hand_row[k] == 0 or k == RED3:
+            continue
+        score = discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params,
+                                 side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed,
+                                 feed, k)
+        if score > best_score:
+            best = k
+            best_score = score
+    return best
+
+
+@one_step
+def discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params):
+    """What is the same for every discard option, found once per decision: the seat's side,
+    the next seat (an opponent: sides sit alternately) and its side, whether a wild card
+    should freeze the pile, whether the pile is open to the next seat for a layoff, for
+    ``expert`` the unseen cards (:func:`count_unseen_nb`, into ``unseen``, their total
+    ``pool``; -1 for the others) and the next seat's hand cards nobody knows, the shedding
+    factor and the weight of feeding the pile."""
     side = side_of_nb(st, seat)
     pile_n = st[ST_PILE_N]
     freeze = pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and policy != POLICY_RUSH
-    opp = next_seat_nb(st, seat)                  # sides sit alternately: an opponent
+    opp = next_seat_nb(st, seat)
     opp_side = side_of_nb(st, opp)
     open_ = not (st[ST_FREEZERS] > 0 or sidev[opp_side, SIDE_MELDED] == 0)
     layoff = open_ and rules.unfrozen_take_by_layoff == 1
-    pool = -1                                   # cards unseen by the seat: expert counts them
+    pool = -1
     unknown_hand = 0
-    memo = unseen[MEMO:MEMO + 2 * MEMO_U].view(np.float64)
     if policy == POLICY_EXPERT:
-        memo[:] = -1.0
+        unseen[MEMO:MEMO + 2 * MEMO_U].view(np.float64)[:] = -1.0
         pool = count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen)
         unknown_hand = row_total_nb(hands[opp])
         for k in range(NKINDS):
             unknown_hand -= seatv[opp, SEAT_KNOWN + k]
     shed = ENDGAME_SHED if expert_endgame_nb(st, policy, params) else 1.0
     feed = FEED_BASE + FEED_PER_CARD * pile_n
-    best = 0
-    best_score = -1e18
-    for i in range(n):
-        kind = opts[i, 1]
-        chance = 0.0
-        if kind >= FIRST_NATURAL and policy != POLICY_RUSH:
-            if layoff and meld_size_nb(melds, opp_side, kind) > 0:
-                chance = 1.0                    # R34 (c): it lays the card off (feeding)
-            else:
-                chance = pair_chance_memo_nb(seatv[opp, SEAT_KNOWN + kind],
-                                             seatv[opp, SEAT_LAST_DISCARD] == kind + 1,
-                                             unseen[kind] if pool >= 0 else 0, pool,
-                                             unknown_hand, memo)
-        score = -discard_cost_nb(rules, hands[seat], melds, side, policy, freeze, kind,
-                                 params[P_DANGER] * chance * feed, shed)
-        if score > best_score:
-            best = i
-            best_score = score
-    return best
+    return side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed
+
+
+@one_step
+def discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params, side, opp,
+                     opp_side, freeze, layoff, pool, unknown_hand, shed, feed, kind):
+    """Minus :func:`discard_cost_nb` of discarding one card of ``kind``, with the facts of
+    :func:`discard_facts_nb`: the chance that the next seat takes the pile with it is 1 for
+    a layoff, else its chance of holding a pair (:func:`pair_chance_memo_nb`)."""
+    chance = 0.0
+    if kind >= FIRST_NATURAL and policy != POLICY_RUSH:
+        if layoff and meld_size_nb(melds, opp_side, kind) > 0:
+            chance = 1.0                    # R34 (c): it lays the card off (feeding)
+        else:
+            chance = pair_chance_memo_nb(seatv[opp, SEAT_KNOWN + kind],
+                                         seatv[opp, SEAT_LAST_DISCARD] == kind + 1,
+                                         unseen[kind] if pool >= 0 else 0, pool,
+                                         unknown_hand, unseen[MEMO:MEMO + 2 * MEMO_U].view(
+                                             np.float64))
+    return -discard_cost_nb(rules, hands[seat], melds, side, policy, freeze, kind,
+                            params[P_DANGER] * chance * feed, shed)
 
 
 # ---- public facts ---------------------------------------------------------------------------

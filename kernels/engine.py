@@ -38,6 +38,7 @@ from .actions import (
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .club import (
     club_decide_nb,
+    club_discard_card_nb,
     club_discard_nb,
     club_meld_step_nb,
     club_take_nb,
@@ -706,6 +707,9 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if pol[seat] == POLICY_GREEDY:
         card = greedy_discard_nb(rules, hands[seat], melds, side_of_nb(st, seat))
+    elif is_club_nb(pol[seat]) and st[ST_TRACE_ON] != 2:    # (a logged decision lists them)
+        card = club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN],
+                                    seat, pol[seat], params[seat])
     else:
         n = discard_options_nb(hands[seat], opts)
         card = opts[policy_decides_nb(rules, S, buf, seat, pol, params, DEC_DISCARD, opts, n,
