@@ -66,6 +66,7 @@ from .layout import (
     EV_RED3,
     EV_TAKE,
     POLICY_GREEDY,
+    POLICY_RANDOM,
     POLICY_USER,
     RED3_FROM_DEAL,
     RED3_FROM_PILE,
@@ -86,7 +87,13 @@ from .layout import (
     SIDE_STRIDE,
 )
 from .plans import PLAN_META, concealment_open_nb, has_partner_nb
-from .policies import decide_nb, greedy_discard_nb, greedy_meld_step_nb, greedy_take_nb
+from .policies import (
+    decide_nb,
+    greedy_discard_nb,
+    greedy_meld_step_nb,
+    greedy_take_nb,
+    random_discard_nb,
+)
 from .rng import STREAM_POLICY
 from .rules_nb import Ask, Red3Requires, Red3Timing
 from .setup import deal_nb, draw_card_nb, place_red3s_nb
@@ -710,6 +717,8 @@ def discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     elif is_club_nb(pol[seat]) and st[ST_TRACE_ON] != 2:    # (a logged decision lists them)
         card = club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN],
                                     seat, pol[seat], params[seat])
+    elif pol[seat] == POLICY_RANDOM and st[ST_TRACE_ON] != 2:
+        card = random_discard_nb(hands[seat], rng, STREAM_POLICY + seat)
     else:
         n = discard_options_nb(hands[seat], opts)
         card = opts[policy_decides_nb(rules, S, buf, seat, pol, params, DEC_DISCARD, opts, n,

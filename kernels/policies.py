@@ -141,6 +141,24 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
     return use
 
 
+@one_step
+def random_discard_nb(hand_row, rng, stream):
+    """``random``'s discard (R17) straight from the hand: the card :func:`decide_nb` picks
+    from the list of ``actions.discard_options_nb`` (every kind held but red threes, in kind
+    order), with the same draw from the seat's stream (none for a single kind), without
+    building the list."""
+    n = 0
+    for k in range(NKINDS):
+        n += (hand_row[k] > 0) & (k != RED3)
+    i = 0 if n == 1 else rand_below_nb(rng, stream, n)
+    for k in range(NKINDS):
+        if hand_row[k] > 0 and k != RED3:
+            if i == 0:
+                return k
+            i -= 1
+    return -1
+
+
 NO_USE = 1 << 40                 # above any greedy_usefulness_nb value
 GO_OUT_SCORE = 1 << 40           # above any other option: greedy goes out when it can
 

@@ -1,11 +1,13 @@
 """The shortcuts taken for speed give what the general code paths give.
 
 ``greedy`` discards, surveys the hand and takes the pile through shortcuts (policies.py);
-each is compared here with the general path it replaces, on random positions.  Whole deals
+``random`` and the club players discard from the hand without the option list; each is
+compared here with the general path it replaces, on random positions.  Whole deals
 are compared bit for bit outside the test-suite (a reference file of the kernels' outputs).
 """
 import numpy as np
-from canasta_sim.kernels import actions, plans, policies, state
+from canasta_sim.kernels import actions, club, plans, policies, rng, state
+from canasta_sim.kernels.layout import POLICY_NAMES
 from scenario import random_position
 
 
@@ -22,6 +24,38 @@ def test_greedy_discard_is_the_scored_option_list_pick():
                                    n, hands[seat], melds, seat % 2, pos.S[7], 2, pos.S[8][10])
             assert policies.greedy_discard_nb(pos.nb, hands[seat], melds, seat % 2) \
                 == pos.opts[i, 1]
+
+
+def test_random_and_club_discards_are_the_option_list_picks():
+    """random_discard_nb = decide_nb(DEC_DISCARD) over discard_options_nb, with the same
+    draws from the seat's stream; club_discard_card_nb = club_discard_nb over that list."""
+    for seed in range(200):
+        policy = ("random", "careful", "rush", "builder", "expert")[seed % 5]
+        pos, _, _ = random_position(seed, policy)
+        hands, melds, deck, pile, st, seatv, sidev, streams, ws, wm = pos.S
+        pid = POLICY_NAMES.index(policy)
+        for seat in range(4):
+            n = actions.discard_options_nb(hands[seat], pos.opts)
+            if n == 0:
+                continue
+            stream = rng.STREAM_POLICY + seat
+            if policy == "random":
+                before = streams.copy()
+                i = policies.decide_nb(pos.nb, 0, pos.params[seat], actions.DEC_DISCARD,
+                                       pos.opts, n, hands[seat], melds, seat % 2, streams,
+                                       stream, ws[10])
+                after = streams.copy()
+                streams[:] = before
+                assert policies.random_discard_nb(hands[seat], streams, stream) \
+                    == pos.opts[i, 1]
+                assert (streams == after).all()
+            else:
+                i = club.club_discard_nb(pos.nb, hands, melds, pile, st, seatv, sidev,
+                                         ws[state.WS_UNSEEN], seat, pid, pos.params[seat],
+                                         pos.opts, n)
+                assert club.club_discard_card_nb(pos.nb, hands, melds, pile, st, seatv, sidev,
+                                                 ws[state.WS_UNSEEN], seat, pid,
+                                                 pos.params[seat]) == pos.opts[i, 1]
 
 
 def test_greedy_survey_matches_the_separate_scans():
