@@ -498,6 +498,9 @@ def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, p
     m = melds[side, top]
     if not meld_ok_nb(rules, m[M_NAT] + 1 + k, m[M_DEUCE] + m[M_JOKER] + d + j):
         return False
+    if st[ST_TURN_NEEDS_MIN] == 0 and \
+            row_total_nb(hand_row) - k - d - j + pile_rest_nb(st, pile) >= 2:
+        return True                 # the common take: melded side, two cards after the join
     count = st[ST_TURN_COUNT]
     new_ranks = st[ST_TURN_NEW_RANKS]
     added_pre = st[ST_TURN_ADDED_PRE]
