@@ -556,6 +556,14 @@ def discard_options_nb(hand_row, opts):
     """One option per kind of card in the hand (R17: any card may be discarded)."""
     n = 0
     for k in range(NKINDS):
-        if hand_row[k] > 0 and k != RED3:
+        if discardable_nb(hand_row, k):
             n = add_opt_nb(opts, n, OPT_DISCARD, k, 0, 0, 0)
     return n
+
+
+@one_step
+def discardable_nb(hand_row, kind):
+    """R17: the hand holds a card of ``kind`` to discard (red threes never stay in a hand).
+    The discards chosen without the option list (policies.py, club.py) walk the kinds with
+    this same test, in the same order, so they pick what the list offers; no branches."""
+    return (hand_row[kind] > 0) & (kind != RED3)

@@ -60,6 +60,7 @@ from .actions import (
     OPT_NEW,
     OPT_STOP,
     OPT_YES,
+    discardable_nb,
     meld_stop_legal_nb,
     must_go_out_nb,
     step_legal_nb,
@@ -189,7 +190,7 @@ def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, se
     kinds = 0
     only = -1
     for k in range(NKINDS):
-        if hand_row[k] > 0 and k != RED3:
+        if discardable_nb(hand_row, k):
             kinds += 1
             only = k if only < 0 else only
     if kinds <= 1:
@@ -199,7 +200,7 @@ def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, se
     best = -1
     best_score = -1e18
     for k in range(NKINDS):
-        if hand_row[k] == 0 or k == RED3:
+        if not discardable_nb(hand_row, k):
             continue
         score = discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params,
                                  side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed,

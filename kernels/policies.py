@@ -32,6 +32,7 @@ from .actions import (
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
+    discardable_nb,
     meld_stop_legal_nb,
     new_meld_shape_nb,
     step_legal_nb,
@@ -40,7 +41,7 @@ from .actions import (
     take_legal_nb,
     take_method_ok_nb,
 )
-from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .jit import kernel, one_step
 from .layout import POLICY_GREEDY, POLICY_RANDOM
 from .plans import (
@@ -149,10 +150,10 @@ def random_discard_nb(hand_row, rng, stream):
     building the list."""
     n = 0
     for k in range(NKINDS):
-        n += (hand_row[k] > 0) & (k != RED3)
+        n += discardable_nb(hand_row, k)
     i = 0 if n == 1 else rand_below_nb(rng, stream, n)
     for k in range(NKINDS):
-        if hand_row[k] > 0 and k != RED3:
+        if discardable_nb(hand_row, k):
             if i == 0:
                 return k
             i -= 1
@@ -172,7 +173,7 @@ def greedy_discard_nb(rules, hand_row, melds, side):
     best_use = NO_USE
     for k in range(NKINDS):                   # without branches: the hand is unpredictable
         use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
-        better = (hand_row[k] > 0) & (k != RED3) & (use < best_use)
+        better = discardable_nb(hand_row, k) & (use < best_use)
         best = k if better else best
         best_use = use if better else best_use
     return best
