@@ -163,6 +163,28 @@ def survey_rules_out_nb(rules, stray, reach):
     return reach < rules.canastas_to_go_out   # R40: no plan completes the canastas needed
 
 
+@one_step
+def wilds_fall_short_nb(rules, hand_row, melds, side, free_discard):
+    """Can the hand's wild cards not fill its new melds, whatever the final discard?  A new
+    meld of ``h`` naturals needs ``3 - h`` wild cards (R18), a plan lays every wild card of
+    the hand and gives each new meld at least what it needs (:func:`meld_choices_nb`), so
+    without enough wild cards no plan exists.  Ranks held fewer than
+    ``min_naturals_per_meld`` times are the survey's unmeldable cards, not new melds.  A
+    discard never lowers the need, except a single natural of a rank that may open a meld
+    alone (``min_naturals_per_meld`` 1): that takes its need of two away, when the discard
+    is ``free_discard`` (no unmeldable card must go instead).  Without branches: the hand is
+    data a branch predictor cannot guess."""
+    need = 0
+    singles = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        h = hand_row[r]
+        opens = (h > 0) & (h >= rules.min_naturals_per_meld) & (meld_size_nb(melds, side, r) == 0)
+        need += max(0, 3 - h) * opens
+        singles += opens & (h == 1)
+    relief = 2 if free_discard and singles > 0 else 0
+    return need - relief > hand_row[DEUCE] + hand_row[JOKER]
+
+
 @kernel
 def discard_candidate_nb(i):
     """The i-th final discard tried: none (-1), a black three, the naturals from the cheapest
@@ -194,6 +216,8 @@ def go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, count_cards, discar
     stray, stray_kind = unmeldable_cards_nb(rules, hand_row, melds, side)
     reach = canastas_within_reach_nb(hand_row, melds, side) if stray <= 1 else 0
     if survey_rules_out_nb(rules, stray, reach) or (stray > 0 and not discard_ok):
+        return 0
+    if wilds_fall_short_nb(rules, hand_row, melds, side, stray == 0 and discard_ok):
         return 0
     hv = ws[WS_HAND]
     for k in range(NKINDS):

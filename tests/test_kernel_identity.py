@@ -100,3 +100,77 @@ def test_meld_sizes_are_kept_with_the_cards():
     assert laid > 0
     melds[0, 5, state.M_SIZE] += 1
     assert not state.melds_consistent_nb(melds)
+
+
+def near_out_position(rules, rng):
+    """A side-0 seat whose hand is close to meldable: melds of 3-7 cards (some mixed), a hand
+    of pairs and triples of unmelded ranks, naturals of the melded ranks, 0-3 wild cards and
+    at most one card that fits nowhere."""
+    from scenario import Position
+
+    pos = Position(rules)
+    ranks = rng.permutation(np.arange(4, 15))
+    melded = ranks[:int(rng.integers(1, 5))]
+    for r in melded:
+        nat = int(rng.integers(3, 8))
+        wild = int(rng.integers(0, 3)) if nat < 7 else 0
+        pos.S[1][0, r, state.M_NAT] = nat
+        pos.S[1][0, r, state.M_DEUCE] = wild
+    state.set_meld_sizes(pos.S[1])
+    pos.S[6][0, state.SIDE_MELDED] = 1
+    hand = pos.S[0][0]
+    for r in ranks[len(melded):len(melded) + int(rng.integers(0, 4))]:
+        hand[r] = int(rng.integers(1, 5))
+    for r in melded:
+        hand[r] = int(rng.integers(0, 3))
+    hand[1] = int(rng.integers(0, 3))
+    hand[0] = int(rng.integers(0, 2))
+    if rng.random() < 0.3:
+        hand[int(rng.integers(2, 15))] += 1
+    pos.begin(0)
+    return pos
+
+
+def plans_without_shortfall_check(pos):
+    """The plans go_out_plans_nb lists, found by trying every discard candidate directly
+    (plans_for_discard_nb), without its early wild-card shortfall check."""
+    hands, melds, _, _, st, seatv, _, _, ws, _ = pos.S
+    stray, stray_kind = plans.unmeldable_cards_nb(pos.nb, hands[0], melds, 0)
+    ws[state.WS_PLAN_DFS, plans.PD_JOINING] = 0
+    n = 0
+    for i in range(15):
+        d = plans.discard_candidate_nb(i)
+        hv = hands[0].copy()
+        if (d >= 0 and (hv[d] == 0 or (stray == 1 and d != stray_kind))) or \
+                (d < 0 and stray == 1):
+            continue
+        if d >= 0:
+            hv[d] -= 1
+        n = plans.plans_for_discard_nb(pos.nb, st, seatv, hv, melds, 0, 0, d, True, False,
+                                       pos.plan, n, ws)
+    return n
+
+
+def test_wild_card_shortfall_hides_no_going_out_plan():
+    """plans.wilds_fall_short_nb, which lets go_out_plans_nb stop early, says "short" only
+    for hands where no discard leaves a plan, with one or two naturals opening a meld; and
+    it does say it for many near-out hands, so the check is not idle."""
+    rng = np.random.default_rng(14)
+    for rules in ("classic", "classic(min_naturals_per_meld=1)"):
+        short = with_plans = 0
+        for _ in range(1500):
+            pos = near_out_position(rules, rng)
+            hand, melds = pos.S[0][0], pos.S[1]
+            stray, _ = plans.unmeldable_cards_nb(pos.nb, hand, melds, 0)
+            if stray > 1:
+                continue
+            n = plans_without_shortfall_check(pos)
+            with_plans += n > 0
+            if plans.wilds_fall_short_nb(pos.nb, hand, melds, 0, stray == 0):
+                short += 1
+                assert n == 0, (rules, hand.tolist())
+            else:
+                st, seatv, ws = pos.S[4], pos.S[5], pos.S[8]
+                assert plans.go_out_plans_nb(pos.nb, st, seatv, hand, melds, 0, True, True,
+                                             False, pos.plan, ws) == n
+        assert short >= 50 and with_plans >= 500, (rules, short, with_plans)
