@@ -51,22 +51,46 @@ def side_column(side: int, field: str) -> int:
     return layout.SIDE_BASE + layout.SIDE_STRIDE * side + getattr(layout, "S_" + field.upper())
 
 
+def _array(values: np.ndarray) -> pa.Array:
+    """A 1-D numpy array of integers or bools as an Arrow array of the same type, from its
+    buffer.  ``pa.array`` would do the same but first asks whether ``values`` is a pandas
+    object, which imports pandas: about a third of a second of every run that writes a
+    table and never needs pandas."""
+    values = np.ascontiguousarray(values)
+    if values.dtype == np.bool_:
+        data = np.packbits(values, bitorder="little")     # Arrow's bools are bits, LSB first
+        return pa.Array.from_buffers(pa.bool_(), len(values), [None, pa.py_buffer(data)])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
+
+
+def _strings(values) -> pa.Array:
+    """A list of str as an Arrow string array, from its buffers (see :func:`_array`)."""
+    data = [v.encode() for v in values]
+    offsets = np.zeros(len(data) + 1, np.int32)
+    offsets[1:] = np.cumsum([len(d) for d in data])
+    return pa.Array.from_buffers(pa.string(), len(data),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+
+
 def _constant_dictionary(value: str, n: int) -> pa.DictionaryArray:
     """A dictionary-encoded string column holding ``value`` n times."""
-    return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int8)), pa.array([value]))
+    return pa.DictionaryArray.from_arrays(_array(np.zeros(n, np.int8)), _strings([value]))
 
 
 def _end_reason(codes: np.ndarray) -> pa.DictionaryArray:
     """The end-reason codes as a dictionary column over ('out', 'stock')."""
-    return pa.DictionaryArray.from_arrays(pa.array(codes, type=pa.int8()),
-                                          pa.array(list(END_REASONS)))
+    return pa.DictionaryArray.from_arrays(_array(codes.astype(np.int8)),
+                                          _strings(END_REASONS))
 
 
 def _narrow(values: np.ndarray, arrow_type: pa.DataType) -> pa.Array:
-    """An int64 column as ``arrow_type`` (bool: nonzero)."""
+    """An int64 column as ``arrow_type``: int64 (every integer column) or bool (nonzero)."""
     if arrow_type == pa.bool_():
-        return pa.array(values != 0)
-    return pa.array(values, type=arrow_type)  # safe cast: overflow raises
+        return _array(values != 0)
+    if arrow_type != INT:
+        raise TypeError(f"integer columns are int64, not {arrow_type}")
+    return _array(values.astype(np.int64, copy=False))
 
 
 def provenance(rules, seed: int, names, scores_before=None, created=None,
@@ -110,7 +134,7 @@ def _policy_column(names, seat: int, n: int) -> pa.Array:
     """Seat ``seat``'s policy name n times, or nulls for a seat the rule set does not have."""
     if seat < len(names):
         return _constant_dictionary(names[seat], n)
-    return pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int8()), pa.array([], pa.string()))
+    return pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int8()), _strings([]))
 
 
 def _side_columns(out: np.ndarray, num_sides: int) -> dict:
@@ -128,7 +152,7 @@ def _side_columns(out: np.ndarray, num_sides: int) -> dict:
 
 def _how_columns(seed, rules, names, n: int) -> dict:
     """``seed``, ``rules`` and ``policy_0``..``policy_5``: how each row was made."""
-    columns = {"seed": pa.array(np.full(n, seed, dtype=np.int64)),
+    columns = {"seed": _array(np.full(n, seed, dtype=np.int64)),
                "rules": _constant_dictionary(rules.canonical(), n)}
     for seat in range(layout.MAX_SEATS):
         columns[f"policy_{seat}"] = _policy_column(names, seat, n)
@@ -158,7 +182,7 @@ def results_table(out, first_deal, seed, rules, names, scores_before=None, metad
     rules = parse_rules(rules)
     out = np.asarray(out, dtype=np.int64)
     n = out.shape[0]
-    columns = {"deal": pa.array(np.arange(first_deal, first_deal + n, dtype=np.int64))}
+    columns = {"deal": _array(np.arange(first_deal, first_deal + n, dtype=np.int64))}
     columns.update(_how_columns(seed, rules, names, n))
     columns.update(_deal_columns(out, rules))
     if metadata is None:
@@ -171,12 +195,12 @@ def game_deals_table(out, extras, seed, rules, names, metadata):
     game; a deals run's ``deal`` is a global index instead), ``s{k}_cum_before`` (R58),
     then the columns of :func:`results_table` after ``deal``."""
     n = out.shape[0]
-    columns = {"game": pa.array(extras[:, layout.D_GAME].astype(np.int64)),
-               "deal_in_game": pa.array(extras[:, layout.D_DEAL_IN_GAME].astype(np.int64))}
+    columns = {"game": _array(extras[:, layout.D_GAME].astype(np.int64)),
+               "deal_in_game": _array(extras[:, layout.D_DEAL_IN_GAME].astype(np.int64))}
     columns.update(_how_columns(seed, rules, names, n))
     for side in range(layout.MAX_SIDES):
         columns[f"s{side}_cum_before"] = (
-            pa.array(extras[:, layout.D_CUM_BEFORE + side].astype(np.int64))
+            _array(extras[:, layout.D_CUM_BEFORE + side].astype(np.int64))
             if side < rules.num_sides else pa.nulls(n, INT))
     columns.update(_deal_columns(out, rules))
     return pa.table(columns).replace_schema_metadata(metadata)
@@ -187,17 +211,17 @@ def games_table(games_out, first_game, seed, rules, names, metadata):
     ``ended`` (target, draw, cut), ``deals`` played, ``first_dealer`` and each side's
     final cumulative score ``s{k}_final``."""
     n = games_out.shape[0]
-    columns = {"game": pa.array(np.arange(first_game, first_game + n, dtype=np.int64))}
+    columns = {"game": _array(np.arange(first_game, first_game + n, dtype=np.int64))}
     columns.update(_how_columns(seed, rules, names, n))
-    columns["winner"] = pa.array(games_out[:, layout.G_WINNER].astype(np.int64))
+    columns["winner"] = _array(games_out[:, layout.G_WINNER].astype(np.int64))
     columns["ended"] = pa.DictionaryArray.from_arrays(
-        pa.array(games_out[:, layout.G_ENDED], type=pa.int8()),
-        pa.array(list(layout.GAME_ENDINGS)))
-    columns["deals"] = pa.array(games_out[:, layout.G_DEALS].astype(np.int64))
-    columns["first_dealer"] = pa.array(games_out[:, layout.G_FIRST_DEALER].astype(np.int64))
+        _array(games_out[:, layout.G_ENDED].astype(np.int8)),
+        _strings(layout.GAME_ENDINGS))
+    columns["deals"] = _array(games_out[:, layout.G_DEALS].astype(np.int64))
+    columns["first_dealer"] = _array(games_out[:, layout.G_FIRST_DEALER].astype(np.int64))
     for side in range(layout.MAX_SIDES):
         columns[f"s{side}_final"] = (
-            pa.array(games_out[:, layout.G_FINAL + side].astype(np.int64))
+            _array(games_out[:, layout.G_FINAL + side].astype(np.int64))
             if side < rules.num_sides else pa.nulls(n, INT))
     return pa.table(columns).replace_schema_metadata(metadata)
 

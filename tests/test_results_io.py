@@ -144,3 +144,35 @@ def test_chunk_size_never_changes_results():
 def test_simulate_zero_deals_has_schema():
     table = runner.simulate(0)
     assert table.num_rows == 0 and "s1_score" in table.column_names
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 65])
+def test_arrays_from_buffers_equal_pa_array(n):
+    """results._array and _strings build what pa.array builds (bools packed LSB first, odd
+    lengths included), without importing pandas."""
+    from canasta_sim.results import _array, _strings
+
+    rng = np.random.default_rng(n)
+    ints = rng.integers(-5, 5, n)
+    strided = np.stack([ints, ints]).T[:, 1]                  # a column of a 2-D array
+    for values in (ints, strided, ints.astype(np.int8), ints > 0):
+        assert _array(values).equals(pa.array(values))
+    words = [f"w{i}" * (i % 3) for i in range(n)]
+    assert _strings(words).equals(pa.array(words, pa.string()))
+
+
+def test_simulate_writes_its_tables_without_pandas(tmp_path):
+    """A deals run and a games run never import pandas (a third of a second a process)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from canasta_sim.cli import main\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
+            "print('pandas' in sys.modules)")
+    for run in (["--deals", "300"], ["--games", "3"]):
+        out = tmp_path / f"{run[0][2:]}.parquet"
+        proc = subprocess.run([sys.executable, "-c", code, "simulate", *run, "--out", str(out),
+                               "--quiet"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip().splitlines()[-1] == "False"
+        assert out.exists()
