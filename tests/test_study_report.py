@@ -392,3 +392,16 @@ def test_plots_for_a_boolean_sweep_and_a_three_sided_match():
         arm["lineups"] = [match["a"], match["b"], "greedy"]
         match["b"] = f"{match['b']} + greedy"
     assert "matrix" not in make_plots(tournament)
+
+
+def test_policy_labels_are_short_enough_for_an_axis():
+    """A user policy's full name (path, function, source hash) is shown as file:function, and
+    long names are cut, so a matrix of policies keeps room for its cells."""
+    from canasta_sim.study.plots import policy_label
+
+    assert policy_label("/home/u/work/my_bots.py:pile_hungry@e1892f11aa") == \
+        "my_bots.py:pile_hungry"
+    assert policy_label(r"C:\bots\b.py:f@12") == "b.py:f"
+    assert policy_label("greedy") == "greedy"
+    long = policy_label("careful(freeze_at=4,danger=2.5,want_canastas=3)")
+    assert len(long) == 28 and long.endswith("…")

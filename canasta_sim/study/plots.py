@@ -55,6 +55,16 @@ def _rows(summary, key):
 
 
 
+def policy_label(name: str, width: int = 28) -> str:
+    """A policy's name short enough for an axis: a user policy
+    (``/path/file.py:function@sha``) as ``file.py:function``, anything longer than ``width``
+    cut with an ellipsis.  (A full path squeezes a matrix's cells to nothing.)"""
+    if ".py:" in name:
+        path, _, function = name.partition(".py:")
+        name = path.replace("\\", "/").rsplit("/", 1)[-1] + ".py:" + function.split("@")[0]
+    return name if len(name) <= width else name[:width - 1] + "…"
+
+
 def _arm_colors(summary):
     """A fixed colour per arm (spec order), shared by every plot."""
     names = [a.get("name") for a in _rows(summary, "arms") if a.get("name")]
@@ -371,8 +381,9 @@ def _matrix(summary, Figure):
             dark = abs(value - centre) > 0.6 * spread
             ax.text(j, i, text, ha="center", va="center", fontsize=11,
                     color="white" if dark else "#111111")
-    ax.set_xticks(range(n), policies)
-    ax.set_yticks(range(n), policies)
+    labels = [policy_label(p) for p in policies]
+    ax.set_xticks(range(n), labels)
+    ax.set_yticks(range(n), labels)
     ax.tick_params(axis="x", top=True, bottom=False, labeltop=True, labelbottom=False)
     ax.set_xlabel("column policy (opponent)")
     ax.xaxis.set_label_position("top")
