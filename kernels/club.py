@@ -166,14 +166,15 @@ def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, p
     :func:`club_discard_card_nb`, the same choice without the list."""
     if n == 1:
         return 0
-    side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed = discard_facts_nb(
-        rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params)
+    side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed, memo = \
+        discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy,
+                         params)
     best = 0
     best_score = -1e18
     for i in range(n):
         score = discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params,
                                  side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed,
-                                 feed, opts[i, 1])
+                                 feed, memo, opts[i, 1])
         if score > best_score:
             best = i
             best_score = score
@@ -195,8 +196,9 @@ def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, se
             only = k if only < 0 else only
     if kinds <= 1:
         return only
-    side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed = discard_facts_nb(
-        rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy, params)
+    side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed, memo = \
+        discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy,
+                         params)
     best = -1
     best_score = -1e18
     for k in range(NKINDS):
@@ -204,7 +206,7 @@ def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, se
             continue
         score = discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params,
                                  side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed,
-                                 feed, k)
+                                 feed, memo, k)
         if score > best_score:
             best = k
             best_score = score
@@ -218,7 +220,9 @@ def discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, 
     should freeze the pile, whether the pile is open to the next seat for a layoff, for
     ``expert`` the unseen cards (:func:`count_unseen_nb`, into ``unseen``, their total
     ``pool``; -1 for the others) and the next seat's hand cards nobody knows, the shedding
-    factor and the weight of feeding the pile."""
+    factor, the weight of feeding the pile, and the memo of pair chances
+    (:func:`pair_chance_memo_nb`: a float view of ``unseen``, cleared for ``expert``), made
+    once here rather than for every option."""
     side = side_of_nb(st, seat)
     pile_n = st[ST_PILE_N]
     freeze = pile_n >= params[P_FREEZE_AT] and st[ST_FREEZERS] == 0 and policy != POLICY_RUSH
@@ -228,20 +232,21 @@ def discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, 
     layoff = open_ and rules.unfrozen_take_by_layoff == 1
     pool = -1
     unknown_hand = 0
+    memo = unseen[MEMO:MEMO + 2 * MEMO_U].view(np.float64)
     if policy == POLICY_EXPERT:
-        unseen[MEMO:MEMO + 2 * MEMO_U].view(np.float64)[:] = -1.0
+        memo[:] = -1.0
         pool = count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen)
         unknown_hand = row_total_nb(hands[opp])
         for k in range(NKINDS):
             unknown_hand -= seatv[opp, SEAT_KNOWN + k]
     shed = ENDGAME_SHED if expert_endgame_nb(st, policy, params) else 1.0
     feed = FEED_BASE + FEED_PER_CARD * pile_n
-    return side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed
+    return side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed, memo
 
 
 @one_step
 def discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params, side, opp,
-                     opp_side, freeze, layoff, pool, unknown_hand, shed, feed, kind):
+                     opp_side, freeze, layoff, pool, unknown_hand, shed, feed, memo, kind):
     """Minus :func:`discard_cost_nb` of discarding one card of ``kind``, with the facts of
     :func:`discard_facts_nb`: the chance that the next seat takes the pile with it is 1 for
     a layoff, else its chance of holding a pair (:func:`pair_chance_memo_nb`)."""
@@ -253,8 +258,7 @@ def discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params, s
             chance = pair_chance_memo_nb(seatv[opp, SEAT_KNOWN + kind],
                                          seatv[opp, SEAT_LAST_DISCARD] == kind + 1,
                                          unseen[kind] if pool >= 0 else 0, pool,
-                                         unknown_hand, unseen[MEMO:MEMO + 2 * MEMO_U].view(
-                                             np.float64))
+                                         unknown_hand, memo)
     return -discard_cost_nb(rules, hands[seat], melds, side, policy, freeze, kind,
                             params[P_DANGER] * chance * feed, shed)
 
