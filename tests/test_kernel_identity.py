@@ -7,6 +7,7 @@ are compared bit for bit outside the test-suite (a reference file of the kernels
 """
 import numpy as np
 from canasta_sim.kernels import actions, club, plans, policies, rng, state
+from canasta_sim.kernels.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from canasta_sim.kernels.layout import POLICY_NAMES
 from scenario import random_position
 
@@ -109,7 +110,7 @@ def near_out_position(rules, rng):
     from scenario import Position
 
     pos = Position(rules)
-    ranks = rng.permutation(np.arange(4, 15))
+    ranks = rng.permutation(np.arange(FIRST_NATURAL, NKINDS))
     melded = ranks[:int(rng.integers(1, 5))]
     for r in melded:
         nat = int(rng.integers(3, 8))
@@ -123,10 +124,10 @@ def near_out_position(rules, rng):
         hand[r] = int(rng.integers(1, 5))
     for r in melded:
         hand[r] = int(rng.integers(0, 3))
-    hand[1] = int(rng.integers(0, 3))
-    hand[0] = int(rng.integers(0, 2))
+    hand[DEUCE] = int(rng.integers(0, 3))
+    hand[JOKER] = int(rng.integers(0, 2))
     if rng.random() < 0.3:
-        hand[int(rng.integers(2, 15))] += 1
+        hand[int(rng.integers(RED3, NKINDS))] += 1
     pos.begin(0)
     return pos
 
@@ -138,7 +139,7 @@ def plans_without_shortfall_check(pos):
     stray, stray_kind = plans.unmeldable_cards_nb(pos.nb, hands[0], melds, 0)
     ws[state.WS_PLAN_DFS, plans.PD_JOINING] = 0
     n = 0
-    for i in range(15):
+    for i in range(NKINDS):                     # as go_out_plans_nb tries them
         d = plans.discard_candidate_nb(i)
         hv = hands[0].copy()
         if (d >= 0 and (hv[d] == 0 or (stray == 1 and d != stray_kind))) or \
