@@ -243,11 +243,20 @@ def step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, rank, nat, deuc
     and a legal end of the turn still reachable after it (:func:`turn_completable_nb`)?
     In the meld phase a step that would empty the hand is going out, which the going-out
     plans list, so it is not a step."""
+    return held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, rank, nat, deuce,
+                              joker, planning, plans, ws, row_total_nb(hand_row))
+
+
+@one_step
+def held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, rank, nat, deuce, joker,
+                       planning, plans, ws, held):
+    """:func:`step_legal_nb` for a hand of ``held`` cards, for callers that check many steps
+    of one hand (the hand is the same after each check: its tentative moves are undone)."""
     side = side_of_nb(st, seat)
     m = melds[side, rank]
     if not meld_ok_nb(rules, m[M_NAT] + nat, m[M_DEUCE] + m[M_JOKER] + deuce + joker):
         return False                                           # R18, R19
-    left = row_total_nb(hand_row) - nat - deuce - joker
+    left = held - nat - deuce - joker
     if planning:
         if not short_of_minimum_nb(st) and left + pile_rest_nb(st, pile) >= 2:
             return True                                        # the common take
@@ -302,21 +311,26 @@ def note_meld_rank_nb(st, melds, side, rank):
         st[ST_TURN_ADDED_PRE] = 1
 
 
-@kernel
-def new_meld_shape_nb(rules, hand_row, rank, i):
-    """The i-th make-up (naturals, deuces, jokers) of a new meld of ``rank`` of the smallest
-    legal size (three cards, at least ``min_naturals_per_meld`` natural, R18) that the hand
-    holds the cards for: most naturals first, deuces before jokers; (-1, 0, 0) after the
-    last.  (Whether the meld is legal beyond that is step_legal_nb's question.)"""
+@one_step
+def next_meld_shape_nb(rules, hand_row, rank, nat, de):
+    """The make-up (naturals, deuces, jokers) after (``nat``, ``de``, ...) of a new meld of
+    ``rank`` of the smallest legal size (three cards, at least ``min_naturals_per_meld``
+    natural, R18) that the hand holds the cards for: most naturals first, deuces before
+    jokers; ``nat`` -1 asks for the first, and (-1, 0, 0) comes after the last.  (Whether
+    the meld is legal beyond that is step_legal_nb's question.)"""
     size = max(3, rules.min_naturals_per_meld)
-    k = 0
-    for nat in range(min(size, hand_row[rank]), max(rules.min_naturals_per_meld, 1) - 1, -1):
-        w = size - nat
-        for de in range(min(w, hand_row[DEUCE]), -1, -1):
-            if w - de <= hand_row[JOKER]:
-                if k == i:
-                    return nat, de, w - de
-                k += 1
+    if nat < 0:
+        nat = min(size, hand_row[rank])
+        de = min(size - nat, hand_row[DEUCE])
+    else:
+        de -= 1
+    while nat >= max(rules.min_naturals_per_meld, 1):
+        while de >= 0:
+            if size - nat - de <= hand_row[JOKER]:
+                return nat, de, size - nat - de
+            de -= 1
+        nat -= 1
+        de = min(size - nat, hand_row[DEUCE])
     return -1, 0, 0
 
 
@@ -336,32 +350,32 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, opt
         for p in range(n_plans):
             n = add_opt_nb(opts, n, OPT_GO_OUT, p, plans[p, PLAN_META, 0], 0,
                            plans[p, PLAN_META, 2])
+    held = row_total_nb(hand_row)
     for r in range(FIRST_NATURAL, NKINDS):
-        hr = hand_row[r]
-        if hr == 0:
+        if hand_row[r] == 0:
             continue
         if meld_size_nb(melds, side, r) == 0:
-            i = 0
-            while True:
-                nat, de, jo = new_meld_shape_nb(rules, hand_row, r, i)
-                if nat < 0:
-                    break
-                if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, nat, de, jo,
-                                 planning, plans, ws):
+            nat, de, jo = next_meld_shape_nb(rules, hand_row, r, -1, 0)
+            while nat >= 0:
+                if held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, nat, de,
+                                      jo, planning, plans, ws, held):
                     n = add_opt_nb(opts, n, OPT_NEW, r, nat, de, jo)
-                i += 1
-        elif step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 1, 0, 0, planning,
-                           plans, ws):
+                nat, de, jo = next_meld_shape_nb(rules, hand_row, r, nat, de)
+        elif held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 1, 0, 0,
+                                planning, plans, ws, held):
             n = add_opt_nb(opts, n, OPT_ADD, r, r, 0, 0)
-    for r in range(FIRST_NATURAL, NKINDS):
-        if meld_size_nb(melds, side, r) == 0:
-            continue
-        if hand_row[DEUCE] > 0 and step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat,
-                                                 r, 0, 1, 0, planning, plans, ws):
-            n = add_opt_nb(opts, n, OPT_ADD, r, DEUCE, 0, 0)
-        if hand_row[JOKER] > 0 and step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat,
-                                                 r, 0, 0, 1, planning, plans, ws):
-            n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
+    if hand_row[DEUCE] + hand_row[JOKER] > 0:
+        for r in range(FIRST_NATURAL, NKINDS):
+            if meld_size_nb(melds, side, r) == 0:
+                continue
+            if hand_row[DEUCE] > 0 and held_step_legal_nb(
+                    rules, st, seatv, hand_row, melds, pile, seat, r, 0, 1, 0, planning, plans,
+                    ws, held):
+                n = add_opt_nb(opts, n, OPT_ADD, r, DEUCE, 0, 0)
+            if hand_row[JOKER] > 0 and held_step_legal_nb(
+                    rules, st, seatv, hand_row, melds, pile, seat, r, 0, 0, 1, planning, plans,
+                    ws, held):
+                n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
     if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
         n = add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)
     return n

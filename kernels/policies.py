@@ -34,7 +34,7 @@ from .actions import (
     OPT_YES,
     discardable_nb,
     meld_stop_legal_nb,
-    new_meld_shape_nb,
+    next_meld_shape_nb,
     step_legal_nb,
     stop_legal_nb,
     take_context_nb,
@@ -280,15 +280,12 @@ def greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, plannin
     for r in range(ACE, FIRST_NATURAL - 1, -1):
         if hand_row[r] == 0 or meld_size_nb(melds, side, r) > 0:
             continue
-        i = 0
-        while True:
-            nat, de, jo = new_meld_shape_nb(rules, hand_row, r, i)
-            if nat < 0:
-                break
+        nat, de, jo = next_meld_shape_nb(rules, hand_row, r, -1, 0)
+        while nat >= 0:
             if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, nat, de, jo,
                              planning, plans, ws):
                 return OPT_NEW, r, nat, de, jo
-            i += 1
+            nat, de, jo = next_meld_shape_nb(rules, hand_row, r, nat, de)
     for r in range(ACE, FIRST_NATURAL - 1, -1):
         if hand_row[r] > 0 and meld_size_nb(melds, side, r) > 0 and step_legal_nb(
                 rules, st, seatv, hand_row, melds, pile, seat, r, 1, 0, 0, planning, plans, ws):

@@ -175,3 +175,41 @@ def test_wild_card_shortfall_hides_no_going_out_plan():
                 assert plans.go_out_plans_nb(pos.nb, st, seatv, hand, melds, 0, True, True,
                                              False, pos.plan, ws) == n
         assert short >= 50 and with_plans >= 500, (rules, short, with_plans)
+
+
+def meld_shapes_by_definition(mn, held, deuces, jokers):
+    """Every make-up of a new meld of the smallest legal size, max(3, mn) cards with at least
+    max(mn, 1) naturals (R18), that the hand holds: most naturals first, deuces before
+    jokers."""
+    size = max(3, mn)
+    shapes = [(nat, de, size - nat - de)
+              for nat in range(max(mn, 1), min(size, held) + 1)
+              for de in range(0, min(size - nat, deuces) + 1)
+              if size - nat - de <= jokers]
+    return sorted(shapes, key=lambda s: (-s[0], -s[1]))
+
+
+def test_new_meld_shapes_walk_every_make_up_in_order():
+    """actions.next_meld_shape_nb, stepped from (-1, 0), visits exactly the make-ups the
+    definition lists, in its order, under every minimum of naturals and for every hand of
+    up to eight naturals, four deuces and four jokers."""
+    from scenario import Position
+
+    rank = FIRST_NATURAL + 3
+    walked = 0
+    for mn in range(1, 8):
+        rules = Position(f"classic(min_naturals_per_meld={mn})").nb
+        for held in range(9):
+            for deuces in range(5):
+                for jokers in range(5):
+                    hand = np.zeros(NKINDS, np.int64)
+                    hand[rank], hand[DEUCE], hand[JOKER] = held, deuces, jokers
+                    shapes = []
+                    nat, de, jo = actions.next_meld_shape_nb(rules, hand, rank, -1, 0)
+                    while nat >= 0:
+                        shapes.append((nat, de, jo))
+                        nat, de, jo = actions.next_meld_shape_nb(rules, hand, rank, nat, de)
+                    assert shapes == meld_shapes_by_definition(mn, held, deuces, jokers), \
+                        (mn, held, deuces, jokers)
+                    walked += len(shapes)
+    assert walked > 1000
