@@ -224,16 +224,17 @@ def step_cards_nb(kind, a, b, c, d):
 
 
 @kernel
-def move_to_meld_nb(hand_row, meld, rank, naturals, deuces, jokers, from_pile, sign):
-    """Tentatively move cards from a hand row onto one meld row (``sign`` 1) or back (-1);
-    ``from_pile`` more natural cards (the pile's top card) join the meld from elsewhere."""
+def move_to_meld_nb(hand_row, melds, side, rank, naturals, deuces, jokers, from_pile, sign):
+    """Tentatively move cards from a hand row onto the side's meld of ``rank`` (``sign`` 1)
+    or back (-1); ``from_pile`` more natural cards (the pile's top card) join the meld from
+    elsewhere."""
     hand_row[rank] -= sign * naturals
     hand_row[DEUCE] -= sign * deuces
     hand_row[JOKER] -= sign * jokers
-    meld[M_NAT] += sign * (naturals + from_pile)
-    meld[M_DEUCE] += sign * deuces
-    meld[M_JOKER] += sign * jokers
-    meld[M_SIZE] += sign * (naturals + from_pile + deuces + jokers)
+    melds[side, M_NAT, rank] += sign * (naturals + from_pile)
+    melds[side, M_DEUCE, rank] += sign * deuces
+    melds[side, M_JOKER, rank] += sign * jokers
+    melds[side, M_SIZE, rank] += sign * (naturals + from_pile + deuces + jokers)
 
 
 @one_step
@@ -253,8 +254,8 @@ def held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, rank, nat,
     """:func:`step_legal_nb` for a hand of ``held`` cards, for callers that check many steps
     of one hand (the hand is the same after each check: its tentative moves are undone)."""
     side = side_of_nb(st, seat)
-    m = melds[side, rank]
-    if not meld_ok_nb(rules, m[M_NAT] + nat, m[M_DEUCE] + m[M_JOKER] + deuce + joker):
+    if not meld_ok_nb(rules, melds[side, M_NAT, rank] + nat,
+                      melds[side, M_DEUCE, rank] + melds[side, M_JOKER, rank] + deuce + joker):
         return False                                           # R18, R19
     left = held - nat - deuce - joker
     if planning:
@@ -276,14 +277,13 @@ def step_completable_nb(rules, st, seatv, hand_row, melds, pile, seat, rank, nat
     """Make the step tentatively (cards, the R28 count, the R44 book-keeping), ask
     :func:`turn_completable_nb`, and take it back."""
     side = side_of_nb(st, seat)
-    m = melds[side, rank]
     count = st[ST_TURN_COUNT]
     new_ranks = st[ST_TURN_NEW_RANKS]
     added_pre = st[ST_TURN_ADDED_PRE]
     note_step_nb(rules, st, melds, side, rank, nat, deuce, joker, planning)
-    move_to_meld_nb(hand_row, m, rank, nat, deuce, joker, 0, 1)
+    move_to_meld_nb(hand_row, melds, side, rank, nat, deuce, joker, 0, 1)
     ok = turn_completable_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws)
-    move_to_meld_nb(hand_row, m, rank, nat, deuce, joker, 0, -1)
+    move_to_meld_nb(hand_row, melds, side, rank, nat, deuce, joker, 0, -1)
     st[ST_TURN_COUNT] = count
     st[ST_TURN_NEW_RANKS] = new_ranks
     st[ST_TURN_ADDED_PRE] = added_pre
@@ -420,10 +420,10 @@ def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, 
     hands[seat, rank] -= nat
     hands[seat, DEUCE] -= deuce
     hands[seat, JOKER] -= joker
-    melds[side, rank, M_NAT] += nat
-    melds[side, rank, M_DEUCE] += deuce
-    melds[side, rank, M_JOKER] += joker
-    melds[side, rank, M_SIZE] += nat + deuce + joker
+    melds[side, M_NAT, rank] += nat
+    melds[side, M_DEUCE, rank] += deuce
+    melds[side, M_JOKER, rank] += joker
+    melds[side, M_SIZE, rank] += nat + deuce + joker
     st[ST_TURN_MELDED] = 1
     if rank >= FIRST_NATURAL:
         sidev[side, SIDE_MELDED] = 1              # R26 (red threes never count, R24)
@@ -509,8 +509,8 @@ def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, p
     """R18/R19 for the first take meld, and a legal end of the turn reachable after it
     (R16, R35, R30: :func:`turn_completable_nb` with the take melds still being laid)."""
     side = side_of_nb(st, seat)
-    m = melds[side, top]
-    if not meld_ok_nb(rules, m[M_NAT] + 1 + k, m[M_DEUCE] + m[M_JOKER] + d + j):
+    if not meld_ok_nb(rules, melds[side, M_NAT, top] + 1 + k,
+                      melds[side, M_DEUCE, top] + melds[side, M_JOKER, top] + d + j):
         return False
     if st[ST_TURN_NEEDS_MIN] == 0 and \
             row_total_nb(hand_row) - k - d - j + pile_rest_nb(st, pile) >= 2:
@@ -519,9 +519,9 @@ def take_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, top, k, d, j, p
     new_ranks = st[ST_TURN_NEW_RANKS]
     added_pre = st[ST_TURN_ADDED_PRE]
     note_take_nb(rules, st, melds, side, top, k, d, j)
-    move_to_meld_nb(hand_row, m, top, k, d, j, 1, 1)
+    move_to_meld_nb(hand_row, melds, side, top, k, d, j, 1, 1)
     ok = turn_completable_nb(rules, st, seatv, hand_row, melds, pile, seat, True, plans, ws)
-    move_to_meld_nb(hand_row, m, top, k, d, j, 1, -1)
+    move_to_meld_nb(hand_row, melds, side, top, k, d, j, 1, -1)
     st[ST_TURN_COUNT] = count
     st[ST_TURN_NEW_RANKS] = new_ranks
     st[ST_TURN_ADDED_PRE] = added_pre

@@ -336,10 +336,10 @@ def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
     jokers_melded = 0                # integers, without a store to unseen per meld)
     for k in range(st[ST_NSIDES]):
         for r in range(FIRST_NATURAL, NKINDS):
-            unseen[r] -= melds[k, r, M_NAT]
-            wilds_melded += melds[k, r, M_DEUCE]
-            jokers_melded += melds[k, r, M_JOKER]
-        unseen[BLACK3] -= melds[k, BLACK3, M_NAT]
+            unseen[r] -= melds[k, M_NAT, r]
+            wilds_melded += melds[k, M_DEUCE, r]
+            jokers_melded += melds[k, M_JOKER, r]
+        unseen[BLACK3] -= melds[k, M_NAT, BLACK3]
     unseen[DEUCE] -= wilds_melded
     unseen[JOKER] -= jokers_melded
     for i in range(st[ST_PILE_N]):

@@ -402,12 +402,12 @@ def copy_turn_state_nb(S, seat, save):
             ws[WS_SAVE_ST, i] = st[i]
         else:
             st[i] = ws[WS_SAVE_ST, i]
-    for r in range(MELD_KINDS):
-        for c in range(M_COLS):
+    for c in range(M_COLS):
+        for r in range(MELD_KINDS):
             if save:
-                wm[WM_SAVE, r, c] = melds[side, r, c]
+                wm[WM_SAVE, r, c] = melds[side, c, r]
             else:
-                melds[side, r, c] = wm[WM_SAVE, r, c]
+                melds[side, c, r] = wm[WM_SAVE, r, c]
     if save:
         ws[WS_SAVE_HAND, NKINDS] = sidev[side, SIDE_MELDED]
     else:
@@ -435,8 +435,8 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     order[0] = top
     count = take_count_nb(rules, top, k, d, j)                        # R28
     lay_cards_nb(rules, S, buf, seat, top, k, d, j, False)
-    melds[side, top, M_NAT] += 1                                       # the top card
-    melds[side, top, M_SIZE] += 1
+    melds[side, M_NAT, top] += 1                                       # the top card
+    melds[side, M_SIZE, top] += 1
     taken[top, M_NAT] = k
     taken[top, M_DEUCE] = d
     taken[top, M_JOKER] = j
@@ -815,14 +815,14 @@ def score_side_nb(rules, S, side, out):
     """One side's items: melds (R54), canastas (R51), red threes (R52, R57), going out (R53),
     hands (R55) and their sum (R56)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    meld_points = melds[side, BLACK3, M_NAT] * card_value_nb(rules, BLACK3)
+    meld_points = melds[side, M_NAT, BLACK3] * card_value_nb(rules, BLACK3)
     natural = 0
     mixed = 0
     for r in range(FIRST_NATURAL, NKINDS):
-        meld_points += cards_value_nb(rules, r, melds[side, r, M_NAT], melds[side, r, M_DEUCE],
-                                      melds[side, r, M_JOKER])
+        meld_points += cards_value_nb(rules, r, melds[side, M_NAT, r], melds[side, M_DEUCE, r],
+                                      melds[side, M_JOKER, r])
         if meld_size_nb(melds, side, r) >= 7:                         # R23
-            if melds[side, r, M_DEUCE] + melds[side, r, M_JOKER] == 0:
+            if melds[side, M_DEUCE, r] + melds[side, M_JOKER, r] == 0:
                 natural += 1
             else:
                 mixed += 1
@@ -902,9 +902,9 @@ def cards_conserved_nb(rules, S):
     for side in range(st[ST_NSIDES]):
         have[RED3] += sidev[side, SIDE_RED3]
         for r in range(BLACK3, NKINDS):
-            have[r] += melds[side, r, M_NAT]
-            have[DEUCE] += melds[side, r, M_DEUCE]
-            have[JOKER] += melds[side, r, M_JOKER]
+            have[r] += melds[side, M_NAT, r]
+            have[DEUCE] += melds[side, M_DEUCE, r]
+            have[JOKER] += melds[side, M_JOKER, r]
     for i in range(st[ST_PILE_N]):
         have[pile[i]] += 1
     for i in range(st[ST_STOCK_POS], st[ST_DECK_N]):

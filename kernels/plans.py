@@ -319,8 +319,8 @@ def plan_melds_nb(rules, st, hv, melds, side, open_, ws):
         size0 = meld_size_nb(melds, side, r)
         if size0 + h == 0:
             continue
-        nat = melds[side, r, M_NAT] + h
-        have_w = melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]
+        nat = melds[side, M_NAT, r] + h
+        have_w = melds[side, M_DEUCE, r] + melds[side, M_JOKER, r]
         room = wild_capacity_nb(rules, nat) - have_w
         need = 0
         if size0 == 0:                                               # a new meld (R18)

@@ -44,8 +44,8 @@ def max_extra_count_nb(rules, hand_row, melds, side, ws):
         if size > 0:
             total += h * v
             cards += h
-            room += wild_capacity_nb(rules, melds[side, r, M_NAT] + h) \
-                - (size - melds[side, r, M_NAT])
+            room += wild_capacity_nb(rules, melds[side, M_NAT, r] + h) \
+                - (size - melds[side, M_NAT, r])
         elif h >= 3 and h >= mn:
             total += h * v
             cards += h

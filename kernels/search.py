@@ -171,7 +171,7 @@ def scratch_state_nb(ws):
     shapes and numba types as a state from ``state.new_state``."""
     hands = ws[R_HANDS, 0:MAX_SEATS * NKINDS].reshape((MAX_SEATS, NKINDS))
     melds = ws[R_MELDS, 0:MAX_SIDES * MELD_KINDS * M_COLS].reshape(
-        (MAX_SIDES, MELD_KINDS, M_COLS))
+        (MAX_SIDES, M_COLS, MELD_KINDS))
     deck = ws[R_DECK, 0:MAX_CARDS]
     pile = ws[R_PILE, 0:MAX_CARDS]
     st = ws[R_ST, 0:NST]
@@ -198,7 +198,7 @@ def copy_state_nb(S, W):
     for side in range(MAX_SIDES):
         for r in range(MELD_KINDS):
             for c in range(M_COLS):
-                melds2[side, r, c] = melds[side, r, c]
+                melds2[side, c, r] = melds[side, c, r]
         for c in range(NSIDEV):
             sidev2[side, c] = sidev[side, c]
     for i in range(MAX_CARDS):

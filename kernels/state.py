@@ -4,11 +4,13 @@ every other kernel uses (card values, meld validity, freezing, minimums).
 State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 
 * ``hands``  int64[MAX_SEATS, NKINDS]     cards in each hand, by kind
-* ``melds``  int64[MAX_SIDES, MELD_KINDS, M_COLS]  each side's meld of each rank:
+* ``melds``  int64[MAX_SIDES, M_COLS, MELD_KINDS]  each side's meld of each rank:
   naturals, deuces, jokers and their sum, the meld's size (rank BLACK3 = the R25
-  black-three meld).  Every kernel that moves cards onto or off a meld updates the size
-  with them (actions.place_cards_nb, actions.move_to_meld_nb, engine.take_pile_nb), so
-  that reading a size is one load; ``melds_consistent_nb`` checks it
+  black-three meld), a plane per column so that a scan of one column over the ranks
+  (most often the sizes) reads consecutive words.  Every kernel that moves cards onto or
+  off a meld updates the size with them (actions.place_cards_nb, actions.move_to_meld_nb,
+  engine.take_pile_nb), so that reading a size is one load; ``melds_consistent_nb``
+  checks it
 * ``deck``   int64[MAX_CARDS]             the shuffled deck; the stock is
   ``deck[st[ST_STOCK_POS]:st[ST_DECK_N]]``, top card first
 * ``pile``   int64[MAX_CARDS]             the discard pile, bottom first
@@ -123,7 +125,7 @@ WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld
 def new_state():
     """Allocate one zeroed deal state tuple (see the module docstring)."""
     return (np.zeros((MAX_SEATS, NKINDS), np.int64),
-            np.zeros((MAX_SIDES, MELD_KINDS, M_COLS), np.int64),
+            np.zeros((MAX_SIDES, M_COLS, MELD_KINDS), np.int64),
             np.zeros(MAX_CARDS, np.int64),
             np.zeros(MAX_CARDS, np.int64),
             np.zeros(NST, np.int64),
@@ -241,16 +243,16 @@ def meld_ok_nb(rules, naturals, wilds):
 @one_step
 def meld_size_nb(melds, side, rank):
     """Cards in ``side``'s meld of ``rank`` (0 if it has none): its ``M_SIZE`` column."""
-    return melds[side, rank, M_SIZE]
+    return melds[side, M_SIZE, rank]
 
 
 @kernel
 def melds_consistent_nb(melds):
     """Whether every meld's ``M_SIZE`` is the sum of its naturals, deuces and jokers."""
     for side in range(melds.shape[0]):
-        for r in range(melds.shape[1]):
-            if melds[side, r, M_SIZE] != \
-                    melds[side, r, M_NAT] + melds[side, r, M_DEUCE] + melds[side, r, M_JOKER]:
+        for r in range(melds.shape[2]):
+            if melds[side, M_SIZE, r] != \
+                    melds[side, M_NAT, r] + melds[side, M_DEUCE, r] + melds[side, M_JOKER, r]:
                 return False
     return True
 
@@ -258,7 +260,7 @@ def melds_consistent_nb(melds):
 def set_meld_sizes(melds):
     """Python: fill the ``M_SIZE`` column of a melds table from its cards (for a table
     written by hand, as the tests do)."""
-    melds[..., M_SIZE] = melds[..., M_NAT] + melds[..., M_DEUCE] + melds[..., M_JOKER]
+    melds[..., M_SIZE, :] = melds[..., M_NAT, :] + melds[..., M_DEUCE, :] + melds[..., M_JOKER, :]
     return melds
 
 

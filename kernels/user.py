@@ -206,9 +206,9 @@ def fill_view_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, view
         view[base + SV_CONCEALED_CANASTAS] = sidev[k, SIDE_CONCEALED_CANASTAS]
         for r in range(NKINDS):
             at = V_MELDS + (k * NKINDS + r) * 3
-            view[at] = melds[k, r, M_NAT]
-            view[at + 1] = melds[k, r, M_DEUCE]
-            view[at + 2] = melds[k, r, M_JOKER]
+            view[at] = melds[k, M_NAT, r]
+            view[at + 1] = melds[k, M_DEUCE, r]
+            view[at + 2] = melds[k, M_JOKER, r]
     count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen)
     for kind in range(NKINDS):
         view[V_UNSEEN + kind] = unseen[kind]

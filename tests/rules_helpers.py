@@ -28,7 +28,7 @@ def side_melds(pos, side) -> dict:
     """{rank token: (naturals, deuces, jokers)} of a side's melds on the table."""
     out = {}
     for r in range(cards.BLACK3, cards.NKINDS):
-        n, d, j = (int(x) for x in pos.S[1][side, r, :state.M_SIZE])
+        n, d, j = (int(x) for x in pos.S[1][side, :state.M_SIZE, r])
         if n + d + j:
             out[TOKENS[r]] = (n, d, j)
     return out
@@ -75,7 +75,7 @@ def outcomes(pos, seat, limit=20000):
                 plan = p.plan[int(row[1])].copy()
                 for r in range(cards.BLACK3, cards.NKINDS):
                     for col in range(3):
-                        q.S[1][side, r, col] += plan[r, col]
+                        q.S[1][side, col, r] += plan[r, col]
                 state.set_meld_sizes(q.S[1])
                 found.add(("out", frozenset(side_melds(q, side).items())))
             else:

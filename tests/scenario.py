@@ -76,8 +76,8 @@ class Position:
         rank_kind = TOKEN_TO_KIND[ALIASES.get(rank, rank)]
         for k in kinds(text):
             col = state.M_DEUCE if k == 1 else state.M_JOKER if k == 0 else state.M_NAT
-            self.S[1][side, rank_kind, col] += 1
-            self.S[1][side, rank_kind, state.M_SIZE] += 1
+            self.S[1][side, col, rank_kind] += 1
+            self.S[1][side, state.M_SIZE, rank_kind] += 1
         if rank_kind >= 4:
             self.S[6][side, state.SIDE_MELDED] = 1
         return self
@@ -204,7 +204,7 @@ class Position:
 
     def meld_of(self, side: int, rank: str) -> tuple:
         """(naturals, deuces, jokers) of a side's meld."""
-        return tuple(int(x) for x in self.S[1][side, TOKEN_TO_KIND[rank], :state.M_SIZE])
+        return tuple(int(x) for x in self.S[1][side, :state.M_SIZE, TOKEN_TO_KIND[rank]])
 
     @property
     def st(self):
@@ -254,13 +254,13 @@ def random_position(seed: int, policy: str):
     for side in range(2):
         for _ in range(int(rng.integers(0, 4))):
             rank = int(rng.integers(4, 15))
-            if pos.S[1][side, rank].sum() or cards.count(rank) < 3:
+            if pos.S[1][side, :, rank].sum() or cards.count(rank) < 3:
                 continue
             for _ in range(3 + int(rng.integers(0, 4))):
                 if rank in cards:
                     cards.remove(rank)
-                    pos.S[1][side, rank, state.M_NAT] += 1
-                    pos.S[1][side, rank, state.M_SIZE] += 1
+                    pos.S[1][side, state.M_NAT, rank] += 1
+                    pos.S[1][side, state.M_SIZE, rank] += 1
             pos.S[6][side, state.SIDE_MELDED] = 1
     pile = [cards.pop() for _ in range(int(rng.integers(0, 12)))]
     for seat, hand in enumerate(hands):

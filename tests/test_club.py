@@ -197,7 +197,7 @@ def test_expert_counts_cards():
         .pile("4 6")
     pos.S[5][1, state.SEAT_KNOWN + K["K"]] = 2                 # seat 1 took two kings
     assert discard(pos, "expert") == "A"
-    pos.S[1][0, K["A"]] = 0                                    # now the aces are unseen
+    pos.S[1][0, :, K["A"]] = 0                                    # now the aces are unseen
     pos.meld(0, "8", "8 8 8").hand(0, "8 K 5 5")
     assert discard(pos, "expert") == "8"
 

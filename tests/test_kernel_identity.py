@@ -69,7 +69,7 @@ def test_greedy_survey_matches_the_separate_scans():
         if seed % 2:
             hands[0, 4:] = rng.integers(0, 4, hands.shape[1] - 4)
         if seed % 3 == 0:                   # wild cards on some melds: sizes 6, 7 and more
-            melds[:2, :, 1] += (melds[:2, :, 0] >= 4) * rng.integers(0, 3, melds.shape[1])
+            melds[:2, 1, :] += (melds[:2, 0, :] >= 4) * rng.integers(0, 3, melds.shape[2])
             state.set_meld_sizes(melds)
         for side in range(2):
             canastas, _, _, _, _, stray, kind, reach = policies.greedy_ranks_nb(
@@ -94,12 +94,12 @@ def test_meld_sizes_are_kept_with_the_cards():
             seat = tasks.run(tasks.TASK_UNTIL, plan.rules_nb, policy_table(plan), plan.params,
                              seed=7, first=deal, S=S, turns=12)[0]
             melds = S[1]
-            sums = melds[..., state.M_NAT] + melds[..., state.M_DEUCE] + melds[..., state.M_JOKER]
-            assert (melds[..., state.M_SIZE] == sums).all(), (policy, deal, seat)
+            sums = melds[:, state.M_NAT] + melds[:, state.M_DEUCE] + melds[:, state.M_JOKER]
+            assert (melds[:, state.M_SIZE] == sums).all(), (policy, deal, seat)
             assert state.melds_consistent_nb(melds)
             laid += int(sums.sum())
     assert laid > 0
-    melds[0, 5, state.M_SIZE] += 1
+    melds[0, state.M_SIZE, 5] += 1
     assert not state.melds_consistent_nb(melds)
 
 
@@ -115,8 +115,8 @@ def near_out_position(rules, rng):
     for r in melded:
         nat = int(rng.integers(3, 8))
         wild = int(rng.integers(0, 3)) if nat < 7 else 0
-        pos.S[1][0, r, state.M_NAT] = nat
-        pos.S[1][0, r, state.M_DEUCE] = wild
+        pos.S[1][0, state.M_NAT, r] = nat
+        pos.S[1][0, state.M_DEUCE, r] = wild
     state.set_meld_sizes(pos.S[1])
     pos.S[6][0, state.SIDE_MELDED] = 1
     hand = pos.S[0][0]

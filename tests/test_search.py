@@ -58,9 +58,9 @@ def _all_cards(S, nb):
     have = hands.sum(axis=0).copy()
     have[RED3] += sidev[:, state.SIDE_RED3].sum()
     for r in range(NKINDS):
-        have[r] += melds[:, r, state.M_NAT].sum()
-    have[DEUCE] += melds[:, :, state.M_DEUCE].sum()
-    have[JOKER] += melds[:, :, state.M_JOKER].sum()
+        have[r] += melds[:, state.M_NAT, r].sum()
+    have[DEUCE] += melds[:, state.M_DEUCE, :].sum()
+    have[JOKER] += melds[:, state.M_JOKER, :].sum()
     have += np.bincount(pile[:st[state.ST_PILE_N]], minlength=NKINDS)
     have += np.bincount(_stock(S), minlength=NKINDS)
     return have
