@@ -195,9 +195,8 @@ def begin_turn_nb(st, sidev, melds, seat, take):
     st[ST_TURN_NEEDS_MIN] = 1 if sidev[side, SIDE_MELDED] == 0 else 0    # R26
     st[ST_TURN_MIN] = sidev[side, SIDE_MINIMUM]
     pre = 0
-    for r in range(MELD_KINDS):
-        if meld_size_nb(melds, side, r) > 0:
-            pre |= np.int64(1) << r
+    for r in range(MELD_KINDS):                   # without branches: one pass of the sizes
+        pre |= np.int64(meld_size_nb(melds, side, r) > 0) << r
     st[ST_TURN_PRE_RANKS] = pre
     st[ST_TURN_NEW_RANKS] = 0
     st[ST_TURN_ADDED_PRE] = 0
@@ -452,9 +451,11 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
             return False
     if st[ST_TURN_NEEDS_MIN] == 1 and not short_of_minimum_nb(st):
         st[ST_TURN_NEEDS_MIN] = 0                                 # R29
-    for r in range(FIRST_NATURAL, NKINDS):
-        if not (st[ST_TURN_PRE_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
-            st[ST_TURN_TAKE_CANASTAS] |= np.int64(1) << r           # 2.11 concealed canasta
+    pre = st[ST_TURN_PRE_RANKS]
+    made = 0
+    for r in range(FIRST_NATURAL, NKINDS):        # canastas of melds the take made (2.11)
+        made |= np.int64((meld_size_nb(melds, side, r) >= 7) & ((pre >> r) & 1 == 0)) << r
+    st[ST_TURN_TAKE_CANASTAS] |= made
     trace_take_nb(S, buf, seat, top, taken, order, n_order)
     join_pile_nb(S, buf, seat)
     sidev[side, SIDE_PILE_TAKES] += 1
