@@ -13,6 +13,7 @@ going out is one option per scoring state, listed by ``kernels/plans.py``.
 """
 import numpy as np
 
+from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel, one_step
 from .layout import EV_MELD
@@ -351,10 +352,16 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, opt
             n = add_opt_nb(opts, n, OPT_GO_OUT, p, plans[p, PLAN_META, 0], 0,
                            plans[p, PLAN_META, 2])
     held = row_total_nb(hand_row)
-    for r in range(FIRST_NATURAL, NKINDS):
-        if hand_row[r] == 0:
-            continue
-        if meld_size_nb(melds, side, r) == 0:
+    held_ranks = 0
+    melded_ranks = 0
+    for r in range(FIRST_NATURAL, NKINDS):         # without branches: the hand is unpredictable
+        held_ranks |= np.int64(hand_row[r] > 0) << r
+        melded_ranks |= np.int64(meld_size_nb(melds, side, r) > 0) << r
+    ranks = held_ranks
+    while ranks != 0:                               # the held ranks, lowest first
+        r = lowest_bit_nb(ranks)
+        ranks &= ranks - 1
+        if (melded_ranks >> r) & 1 == 0:
             nat, de, jo = next_meld_shape_nb(rules, hand_row, r, -1, 0)
             while nat >= 0:
                 if held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, nat, de,
@@ -364,18 +371,18 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, opt
         elif held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 1, 0, 0,
                                 planning, plans, ws, held):
             n = add_opt_nb(opts, n, OPT_ADD, r, r, 0, 0)
-    if hand_row[DEUCE] + hand_row[JOKER] > 0:
-        for r in range(FIRST_NATURAL, NKINDS):
-            if meld_size_nb(melds, side, r) == 0:
-                continue
-            if hand_row[DEUCE] > 0 and held_step_legal_nb(
-                    rules, st, seatv, hand_row, melds, pile, seat, r, 0, 1, 0, planning, plans,
-                    ws, held):
-                n = add_opt_nb(opts, n, OPT_ADD, r, DEUCE, 0, 0)
-            if hand_row[JOKER] > 0 and held_step_legal_nb(
-                    rules, st, seatv, hand_row, melds, pile, seat, r, 0, 0, 1, planning, plans,
-                    ws, held):
-                n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
+    ranks = melded_ranks if hand_row[DEUCE] + hand_row[JOKER] > 0 else 0
+    while ranks != 0:                               # wild cards onto the melds, lowest first
+        r = lowest_bit_nb(ranks)
+        ranks &= ranks - 1
+        if hand_row[DEUCE] > 0 and held_step_legal_nb(
+                rules, st, seatv, hand_row, melds, pile, seat, r, 0, 1, 0, planning, plans, ws,
+                held):
+            n = add_opt_nb(opts, n, OPT_ADD, r, DEUCE, 0, 0)
+        if hand_row[JOKER] > 0 and held_step_legal_nb(
+                rules, st, seatv, hand_row, melds, pile, seat, r, 0, 0, 1, planning, plans, ws,
+                held):
+            n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
     if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
         n = add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)
     return n

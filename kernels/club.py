@@ -66,7 +66,8 @@ from .actions import (
     step_legal_nb,
     stop_legal_nb,
 )
-from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .bits import highest_bit_nb
+from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel, one_step
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
 from .plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
@@ -554,11 +555,9 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                                       st[ST_TURN_TAKE] == 0, True, True, plans, ws) > 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         ranks = new3 if new == 0 else adds
-        if ranks == 0:
-            continue
-        for r in range(ACE, FIRST_NATURAL - 1, -1):
-            if (ranks >> r) & 1 == 0:
-                continue
+        while ranks != 0:                         # its ranks, highest first
+            r = highest_bit_nb(ranks)
+            ranks ^= np.int64(1) << r
             for k in range(min(hand_row[r], h - keep), 2 if new == 0 else 0, -1):
                 if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0, 0,
                                  planning, plans, ws):

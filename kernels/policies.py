@@ -41,6 +41,7 @@ from .actions import (
     take_legal_nb,
     take_method_ok_nb,
 )
+from .bits import highest_bit_nb, lowest_bit_nb
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .jit import kernel, one_step
 from .layout import POLICY_GREEDY, POLICY_RANDOM
@@ -202,11 +203,9 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
             return OPT_GO_OUT, best_plan_nb(plans, n), 0, 0, 0
     for new in range(2):              # new melds of naturals, then naturals onto the melds
         ranks = new3 if new == 0 else adds
-        if ranks == 0:
-            continue
-        for r in range(ACE, FIRST_NATURAL - 1, -1):
-            if (ranks >> r) & 1 == 0:
-                continue
+        while ranks != 0:                         # its ranks, highest first
+            r = highest_bit_nb(ranks)
+            ranks ^= np.int64(1) << r
             for k in range(hand_row[r], 2 if new == 0 else 0, -1):
                 if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0, 0,
                                  planning, plans, ws):
@@ -303,9 +302,12 @@ def greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, 
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
-        for r in range(FIRST_NATURAL, NKINDS):
-            if (ranks >> r) & 1 and step_legal_nb(rules, st, seatv, hand_row, melds, pile,
-                                                  seat, r, 0, de, 1 - de, planning, plans, ws):
+        left = ranks
+        while left != 0:                          # its ranks, lowest first
+            r = lowest_bit_nb(left)
+            left &= left - 1
+            if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 0, de, 1 - de,
+                             planning, plans, ws):
                 return r, de
     return -1, 0
 
@@ -329,9 +331,12 @@ def greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
-        for r in range(ACE, FIRST_NATURAL - 1, -1):
-            if (pairs >> r) & 1 and step_legal_nb(rules, st, seatv, hand_row, melds, pile,
-                                                  seat, r, 2, de, 1 - de, planning, plans, ws):
+        left = pairs
+        while left != 0:                          # its ranks, highest first
+            r = highest_bit_nb(left)
+            left ^= np.int64(1) << r
+            if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 2, de, 1 - de,
+                             planning, plans, ws):
                 return r, de
     return -1, 0
 

@@ -213,3 +213,27 @@ def test_new_meld_shapes_walk_every_make_up_in_order():
                         (mn, held, deuces, jokers)
                     walked += len(shapes)
     assert walked > 1000
+
+
+def test_bit_walks_visit_the_set_bits_in_order():
+    """kernels/bits.py: walking a rank bitmask by lowest_bit_nb visits its set bits lowest
+    first, by highest_bit_nb highest first, for every mask of the sixteen meld kinds and
+    for the top bit of an int64."""
+    import numba
+    from canasta_sim.kernels.bits import highest_bit_nb, lowest_bit_nb
+
+    @numba.njit
+    def walk(mask, up, out):
+        n = 0
+        while mask != 0:
+            b = lowest_bit_nb(mask) if up else highest_bit_nb(mask)
+            mask ^= np.int64(1) << b
+            out[n] = b
+            n += 1
+        return n
+
+    out = np.zeros(64, np.int64)
+    for mask in list(range(1 << 16)) + [1 << 62, (1 << 62) | 5]:
+        bits = [b for b in range(63) if (mask >> b) & 1]
+        assert list(out[:walk(mask, True, out)]) == bits, mask
+        assert list(out[:walk(mask, False, out)]) == bits[::-1], mask
