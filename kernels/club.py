@@ -66,7 +66,7 @@ from .actions import (
     step_legal_nb,
     stop_legal_nb,
 )
-from .bits import highest_bit_nb
+from .bits import highest_bit_nb, lowest_bit_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel, one_step
 from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
@@ -190,21 +190,18 @@ def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, se
     found from the hand without building the list."""
     hand_row = hands[seat]
     kinds = 0
-    only = -1
-    for k in range(NKINDS):
-        if discardable_nb(hand_row, k):
-            kinds += 1
-            only = k if only < 0 else only
-    if kinds <= 1:
-        return only
+    for k in range(NKINDS):                   # without branches: the hand is unpredictable
+        kinds |= np.int64(discardable_nb(hand_row, k)) << k
+    if kinds & (kinds - 1) == 0:              # one kind (or none)
+        return lowest_bit_nb(kinds) if kinds != 0 else -1
     side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed, memo = \
         discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy,
                          params)
     best = -1
     best_score = -1e18
-    for k in range(NKINDS):
-        if not discardable_nb(hand_row, k):
-            continue
+    while kinds != 0:                         # the kinds held, in kind order
+        k = lowest_bit_nb(kinds)
+        kinds &= kinds - 1
         score = discard_score_nb(rules, hands, melds, seatv, unseen, seat, policy, params,
                                  side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed,
                                  feed, memo, k)

@@ -149,16 +149,16 @@ def random_discard_nb(hand_row, rng, stream):
     from the list of ``actions.discard_options_nb`` (every kind held but red threes, in kind
     order), with the same draw from the seat's stream (none for a single kind), without
     building the list."""
+    kinds = 0
     n = 0
-    for k in range(NKINDS):
-        n += discardable_nb(hand_row, k)
+    for k in range(NKINDS):                   # without branches: the hand is unpredictable
+        held = discardable_nb(hand_row, k)
+        kinds |= np.int64(held) << k
+        n += held
     i = 0 if n == 1 else rand_below_nb(rng, stream, n)
-    for k in range(NKINDS):
-        if discardable_nb(hand_row, k):
-            if i == 0:
-                return k
-            i -= 1
-    return -1
+    for _ in range(i):                        # the i-th kind held, in kind order
+        kinds &= kinds - 1
+    return lowest_bit_nb(kinds) if kinds != 0 else -1
 
 
 NO_USE = 1 << 40                 # above any greedy_usefulness_nb value
