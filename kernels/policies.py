@@ -249,12 +249,11 @@ def greedy_ranks_nb(rules, hand_row, melds, side):
     for r in range(FIRST_NATURAL, NKINDS):
         held = hand_row[r]
         size = meld_size_nb(melds, side, r)
-        bit = np.int64(1) << r
         canastas += size >= 7
-        new3 |= bit * ((held >= 3) & (size == 0))
-        adds |= bit * ((held > 0) & (size > 0))
-        sixes |= bit * (size == 6)
-        pairs |= bit * ((held == 2) & (size == 0))
+        new3 |= np.int64((held >= 3) & (size == 0)) << r
+        adds |= np.int64((held > 0) & (size > 0)) << r
+        sixes |= np.int64(size == 6) << r
+        pairs |= np.int64((held == 2) & (size == 0)) << r
         lone = (held > 0) & (held < rules.min_naturals_per_meld) & (size == 0)   # R18
         stray += held * lone
         stray_kind = r if lone else stray_kind
