@@ -336,16 +336,17 @@ def next_meld_shape_nb(rules, hand_row, rank, nat, de):
 
 
 @one_step
-def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, opts, plans, ws):
+def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, no_plans, opts,
+                    plans, ws):
     """Legal meld-phase options (docs/moves.md): the going-out plans (not while laying take
-    melds), new melds of the smallest legal size, single cards added to the side's melds,
-    and stopping."""
+    melds, nor when the caller knows there is none: ``no_plans``), new melds of the smallest
+    legal size, single cards added to the side's melds, and stopping."""
     side = side_of_nb(st, seat)
     n = 0
     last_red3 = st[ST_TURN_LAST_RED3] == 1
     if last_red3 and rules.last_card_red3_may_meld == 0:
         return add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)        # R47
-    if not planning:
+    if not planning and not no_plans:
         n_plans = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat,
                                   st[ST_TURN_TAKE] == 0, True, False, plans, ws)
         for p in range(n_plans):

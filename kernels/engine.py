@@ -472,7 +472,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken,
     n_order = 1
     while take_plan_open_nb(rules, st):
         kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
-                                                   True)
+                                                   True, False)
         if kind < 0:
             return -1
         if kind == OPT_STOP:
@@ -544,23 +544,26 @@ def partner_of_nb(st, seat):
 
 @turn_step
 def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
-    """R42: in a draw turn, before melding, a player able to go out may ask his partner."""
+    """R42: in a draw turn, before melding, a player able to go out may ask his partner.
+    Returns True when it found that no going-out plan is open even after a "yes": then none
+    is open without asking either (plans.going_out_open_nb is the only rule of the plan search
+    that reads the answer), which spares the first meld-option list of the turn its search."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if st[ST_TURN_TAKE] == 1 or rules.ask_permission == Ask.NEVER or not has_partner_nb(st):
-        return
+        return False
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
-        return                              # R47: no meld, so no going out to ask about
+        return False                              # R47: no meld, so no going out to ask about
     if pol[seat] == POLICY_GREEDY and rules.ask_permission != Ask.REQUIRED:
-        return                              # greedy asks only when it must (policies.py)
+        return False                              # greedy asks only when it must (policies.py)
     if never_asks_nb(rules, pol[seat]) and st[ST_TRACE_ON] != 2:
-        return                   # nor do careful, rush, builder (a decision log lists it)
+        return False                   # nor do careful, rush, builder (a decision log lists it)
     if not can_go_out_if_yes_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws):
-        return                              # R42: he may ask only if a "yes" lets him out
+        return True                               # R42: he may ask only if a "yes" lets him out
     n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
     if opts[policy_decides_nb(rules, S, buf, seat, pol, params, DEC_ASK, opts, n, plan),
             0] != OPT_ASK:
-        return
+        return False
     partner = partner_of_nb(st, seat)
     n = add_opt_nb(opts, 0, OPT_YES, 0, 0, 0, 0)
     n = add_opt_nb(opts, n, OPT_NO, 0, 0, 0, 0)
@@ -568,6 +571,7 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
                0] == OPT_YES
     st[ST_TURN_ASK] = 1 if yes else 0
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
+    return False
 
 
 @turn_step
@@ -660,7 +664,7 @@ def discard_card_nb(rules, S, buf, seat, card):
 
 
 @turn_step
-def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning):
+def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning, no_plans):
     """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
     kind -1 when no step is legal.  ``greedy`` and the club players walk the legal steps in
     their order of preference; ``random`` picks from the full list of
@@ -672,8 +676,8 @@ def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning):
     if is_club_nb(pol[seat]):
         return club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol[seat],
                                  params[seat], planning, plan)
-    n = meld_options_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning, opts, plan,
-                        ws)
+    n = meld_options_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning, no_plans,
+                        opts, plan, ws)
     if n == 0:
         return -1, 0, 0, 0, 0
     decision = DEC_TAKE_PLAN if planning else DEC_MELD
@@ -691,10 +695,10 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     Every offered step keeps a legal end of the turn reachable (actions.step_legal_nb), so an
     initial meld, once started, can always be completed."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
+    no_plans = ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
     while True:                                       # after a "yes" only going out ends it
         kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
-                                                   False)
+                                                   False, no_plans)
         if kind < 0:                # a safety net: exact reachability rules dead ends out,
             st[ST_CHECK_FAILS] += 1   # and the soak tests count this flag
             return CONTINUE
@@ -705,6 +709,7 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
             st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)          # R28
         lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
+        no_plans = False                              # the hand has changed
         if hand_size_nb(hands, seat) == 0:
             return go_out_nb(rules, S, buf, seat)                      # T31
 

@@ -142,7 +142,7 @@ class Position:
         ('add', rank, card), ('out', discard or None), ('stop',)."""
         hands, melds, _, pile, st, seatv, _, _, ws, _ = self.S
         n = actions.meld_options_nb(self.nb, st, seatv, hands[seat], melds, pile, seat, planning,
-                                    self.opts, self.plan, ws)
+                                    False, self.opts, self.plan, ws)
         return [describe(self.opts[i]) for i in range(n)]
 
     def go_out_plans(self, seat: int) -> list:

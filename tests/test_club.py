@@ -40,7 +40,8 @@ def meld_step(pos, policy, seat=0):
     ('out', discard), ('stop',)."""
     pos.policies(*([policy] * 4)).begin(seat)
     kind, rank, nat, de, jo = engine.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.pol,
-                                                         pos.params, pos.opts, pos.plan, False)
+                                                         pos.params, pos.opts, pos.plan, False,
+                                                         False)
     if kind == actions.OPT_NEW:
         row = [kind, rank, 3, 0, 0] if de + jo == 0 else [kind, rank, 2, de, jo]
     elif kind == actions.OPT_ADD:

@@ -237,3 +237,34 @@ def test_bit_walks_visit_the_set_bits_in_order():
         bits = [b for b in range(63) if (mask >> b) & 1]
         assert list(out[:walk(mask, True, out)]) == bits, mask
         assert list(out[:walk(mask, False, out)]) == bits[::-1], mask
+
+
+def test_no_plan_after_a_yes_means_no_plan_in_the_first_option_list():
+    """engine.ask_phase_nb hands the first meld-option list of a draw turn ``no_plans`` when
+    no going-out plan is open even after a "yes" (R42); the list it then builds without the
+    plan search is the list the search would give, under optional and required asking, on
+    random and near-out positions."""
+    rng = np.random.default_rng(42)
+    checked = with_plans = 0
+    for i in range(600):
+        rules = ("classic", "classic(ask_permission=required)")[i % 2]
+        if i % 3:
+            pos = near_out_position(rules, rng)
+            seat = 0
+        else:
+            pos, _, _ = random_position(i, "random")
+            seat = i % 4
+            pos.begin(seat)
+        hands, melds, _, pile, st, seatv, _, _, ws, _ = pos.S
+        n_full = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
+                                         False, False, pos.opts, pos.plan, ws)
+        full = pos.opts[:n_full].copy()
+        with_plans += bool((full[:, 0] == actions.OPT_GO_OUT).any())
+        if actions.can_go_out_if_yes_nb(pos.nb, st, seatv, hands[seat], melds, seat, pos.plan,
+                                        ws):
+            continue
+        n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
+                                    True, pos.opts, pos.plan, ws)
+        assert (pos.opts[:n] == full).all() and n == n_full, (rules, i)
+        checked += 1
+    assert checked >= 200 and with_plans >= 50, (checked, with_plans)

@@ -23,7 +23,7 @@ def greedy_step_and_options(pos, seat=0):
     step = policies.greedy_meld_step_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
                                         False, pos.plan, ws)
     n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
-                                pos.opts, pos.plan, ws)
+                                False, pos.opts, pos.plan, ws)
     return step, pos.opts[:n].copy()
 
 
