@@ -170,14 +170,12 @@ def greedy_discard_nb(rules, hand_row, melds, side):
     """``greedy``'s discard (R17) straight from the hand: the first kind, in kind order, of
     the least usefulness; the card :func:`greedy_nb` picks from the list of
     ``actions.discard_options_nb``, without building the list."""
-    best = -1
-    best_use = NO_USE
+    best = NO_USE << 4
     for k in range(NKINDS):                   # without branches: the hand is unpredictable
         use = greedy_usefulness_nb(rules, k, hand_row, melds, side)
-        better = discardable_nb(hand_row, k) & (use < best_use)
-        best = k if better else best
-        best_use = use if better else best_use
-    return best
+        key = (use << 4) + k                  # (usefulness, kind) in one int (NKINDS <= 16)
+        best = min(best, key if discardable_nb(hand_row, k) else NO_USE << 4)
+    return best & 15 if best < NO_USE << 4 else -1
 
 
 @one_step
