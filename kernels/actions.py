@@ -47,6 +47,7 @@ from .state import (
     cards_value_nb,
     meld_ok_nb,
     meld_size_nb,
+    melded_ranks_nb,
     pile_rest_nb,
     row_total_nb,
     side_of_nb,
@@ -353,12 +354,10 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, no_
             n = add_opt_nb(opts, n, OPT_GO_OUT, p, plans[p, PLAN_META, 0], 0,
                            plans[p, PLAN_META, 2])
     held = row_total_nb(hand_row)
-    held_ranks = 0
-    melded_ranks = 0
+    melded_ranks = melded_ranks_nb(melds, side)
+    ranks = 0
     for r in range(FIRST_NATURAL, NKINDS):         # without branches: the hand is unpredictable
-        held_ranks |= np.int64(hand_row[r] > 0) << r
-        melded_ranks |= np.int64(meld_size_nb(melds, side, r) > 0) << r
-    ranks = held_ranks
+        ranks |= np.int64(hand_row[r] > 0) << r
     while ranks != 0:                               # the held ranks, lowest first
         r = lowest_bit_nb(ranks)
         ranks &= ranks - 1
@@ -589,3 +588,13 @@ def discardable_nb(hand_row, kind):
     The discards chosen without the option list (policies.py, club.py) walk the kinds with
     this same test, in the same order, so they pick what the list offers; no branches."""
     return (hand_row[kind] > 0) & (kind != RED3)
+
+
+@one_step
+def discardable_kinds_nb(hand_row):
+    """Bitmask of the kinds :func:`discardable_nb` allows, built without branches: the
+    discards chosen from the hand walk its set bits in kind order."""
+    kinds = 0
+    for k in range(NKINDS):
+        kinds |= np.int64(discardable_nb(hand_row, k)) << k
+    return kinds

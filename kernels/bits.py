@@ -26,3 +26,13 @@ def highest_bit_nb(typingctx, x):
         zeros = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
         return builder.sub(ir.Constant(ir.IntType(64), 63), zeros)
     return sig, codegen
+
+
+@intrinsic
+def bit_count_nb(typingctx, x):
+    """Number of set bits of a non-negative int64 (LLVM's ``ctpop``)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen

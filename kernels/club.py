@@ -60,7 +60,7 @@ from .actions import (
     OPT_NEW,
     OPT_STOP,
     OPT_YES,
-    discardable_nb,
+    discardable_kinds_nb,
     meld_stop_legal_nb,
     must_go_out_nb,
     step_legal_nb,
@@ -189,9 +189,7 @@ def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, se
     ``actions.discard_options_nb`` (every kind in the hand but red threes, in kind order),
     found from the hand without building the list."""
     hand_row = hands[seat]
-    kinds = 0
-    for k in range(NKINDS):                   # without branches: the hand is unpredictable
-        kinds |= np.int64(discardable_nb(hand_row, k)) << k
+    kinds = discardable_kinds_nb(hand_row)
     if kinds & (kinds - 1) == 0:              # one kind (or none)
         return lowest_bit_nb(kinds) if kinds != 0 else -1
     side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed, memo = \

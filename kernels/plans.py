@@ -17,6 +17,7 @@ plans 0, 1, ...; a check that only needs to know whether a plan exists writes to
 """
 import numpy as np
 
+from .bits import bit_count_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel, one_step
 from .rules_nb import Ask
@@ -468,8 +469,8 @@ def record_plan_nb(rules, st, hv, n_melds, concealable, count_ok, discard, value
             touched = True
         if (cat == CAT_NATURAL or cat == CAT_MIXED) and pm[PM_OWN_NEW + m] == 1:
             own_mask |= bit
-    naturals = popcount_nb(nat_mask)
-    mixed = popcount_nb(mixed_mask)
+    naturals = bit_count_nb(nat_mask)
+    mixed = bit_count_nb(mixed_mask)
     completed = 0
     if ws[WS_PLAN_DFS, PD_JOINING] > 0:                   # see go_out_after_whole_take_nb
         for m in range(n_melds):
@@ -482,7 +483,7 @@ def record_plan_nb(rules, st, hv, n_melds, concealable, count_ok, discard, value
         return n                                                          # R27, R30
     made = 0                                  # source B's concealed canastas of a draw turn
     if rules.concealed_canasta_bonus != 0 and st[ST_TURN_TAKE] == 0:
-        made = popcount_nb(own_mask)
+        made = bit_count_nb(own_mask)
     p = SCRATCH_PLAN if first_only else n
     if not first_only:
         for q in range(first_of_discard, n):
@@ -528,16 +529,6 @@ def write_plan_nb(hv, n_melds, plan, ws):
         plan[r, M_NAT] = hv[r]
         plan[r, M_JOKER] = j
         plan[r, M_DEUCE] = w - j
-
-
-@kernel
-def popcount_nb(x):
-    """Number of set bits of a small non-negative int."""
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
 
 
 @kernel

@@ -32,6 +32,7 @@ from .actions import (
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
+    discardable_kinds_nb,
     discardable_nb,
     meld_stop_legal_nb,
     next_meld_shape_nb,
@@ -41,7 +42,7 @@ from .actions import (
     take_legal_nb,
     take_method_ok_nb,
 )
-from .bits import highest_bit_nb, lowest_bit_nb
+from .bits import bit_count_nb, highest_bit_nb, lowest_bit_nb
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .jit import kernel, one_step
 from .layout import POLICY_GREEDY, POLICY_RANDOM
@@ -58,6 +59,7 @@ from .state import (
     ST_TURN_TAKE,
     card_value_nb,
     meld_size_nb,
+    melded_ranks_nb,
     row_total_nb,
     side_of_nb,
 )
@@ -149,12 +151,8 @@ def random_discard_nb(hand_row, rng, stream):
     from the list of ``actions.discard_options_nb`` (every kind held but red threes, in kind
     order), with the same draw from the seat's stream (none for a single kind), without
     building the list."""
-    kinds = 0
-    n = 0
-    for k in range(NKINDS):                   # without branches: the hand is unpredictable
-        held = discardable_nb(hand_row, k)
-        kinds |= np.int64(held) << k
-        n += held
+    kinds = discardable_kinds_nb(hand_row)
+    n = bit_count_nb(kinds)
     i = 0 if n == 1 else rand_below_nb(rng, stream, n)
     for _ in range(i):                        # the i-th kind held, in kind order
         kinds &= kinds - 1
@@ -295,7 +293,7 @@ def greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, 
     """A legal single wild card (a deuce before a joker) onto one of the side's melds of the
     ranks of the bitmask ``ranks``, the lowest rank first: the six-card melds it turns into
     canastas (``sixes`` of :func:`greedy_ranks_nb`), or every melded rank
-    (:func:`melded_ranks_nb`).  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    (``state.melded_ranks_nb``).  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
@@ -307,16 +305,6 @@ def greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, 
                              planning, plans, ws):
                 return r, de
     return -1, 0
-
-
-@kernel
-def melded_ranks_nb(melds, side):
-    """Bitmask of the natural ranks ``side`` has a meld of."""
-    ranks = 0
-    for r in range(FIRST_NATURAL, NKINDS):
-        if meld_size_nb(melds, side, r) > 0:
-            ranks |= np.int64(1) << r
-    return ranks
 
 
 @kernel

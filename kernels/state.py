@@ -264,6 +264,15 @@ def set_meld_sizes(melds):
     return melds
 
 
+@one_step
+def melded_ranks_nb(melds, side):
+    """Bitmask of the natural ranks ``side`` has a meld of (one pass without branches)."""
+    ranks = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        ranks |= np.int64(meld_size_nb(melds, side, r) > 0) << r
+    return ranks
+
+
 @kernel
 def canastas_nb(melds, side):
     """R23: number of canastas (melds of 7+ cards of a natural rank) of ``side``."""

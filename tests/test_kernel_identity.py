@@ -217,10 +217,14 @@ def test_new_meld_shapes_walk_every_make_up_in_order():
 
 def test_bit_walks_visit_the_set_bits_in_order():
     """kernels/bits.py: walking a rank bitmask by lowest_bit_nb visits its set bits lowest
-    first, by highest_bit_nb highest first, for every mask of the sixteen meld kinds and
-    for the top bit of an int64."""
+    first, by highest_bit_nb highest first, and bit_count_nb counts them, for every mask of
+    the sixteen meld kinds and for the top bit of an int64."""
     import numba
-    from canasta_sim.kernels.bits import highest_bit_nb, lowest_bit_nb
+    from canasta_sim.kernels.bits import bit_count_nb, highest_bit_nb, lowest_bit_nb
+
+    @numba.njit
+    def count(mask):
+        return bit_count_nb(mask)
 
     @numba.njit
     def walk(mask, up, out):
@@ -237,6 +241,7 @@ def test_bit_walks_visit_the_set_bits_in_order():
         bits = [b for b in range(63) if (mask >> b) & 1]
         assert list(out[:walk(mask, True, out)]) == bits, mask
         assert list(out[:walk(mask, False, out)]) == bits[::-1], mask
+        assert count(mask) == len(bits), mask
 
 
 def test_no_plan_after_a_yes_means_no_plan_in_the_first_option_list():
