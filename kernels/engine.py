@@ -35,6 +35,7 @@ from .actions import (
     take_options_nb,
     take_plan_open_nb,
 )
+from .bits import bit_count_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .club import (
     club_decide_nb,
@@ -153,6 +154,7 @@ from .state import (
     WS_SAVE_ST,
     WS_SCORES,
     WS_UNSEEN,
+    canasta_ranks_nb,
     card_value_nb,
     cards_value_nb,
     freezes_pile_nb,
@@ -219,13 +221,8 @@ def end_turn_nb(rules, st, seatv, sidev, melds, seat):
         made = 0
         new_ranks = st[ST_TURN_NEW_RANKS]
         if new_ranks != 0:                       # most turns start no meld: nothing to scan
-            for r in range(FIRST_NATURAL, NKINDS):
-                if (new_ranks >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
-                    made |= np.int64(1) << r
-    if made != 0:
-        for r in range(FIRST_NATURAL, NKINDS):
-            if (made >> r) & 1:
-                sidev[side, SIDE_CONCEALED_CANASTAS] += 1
+            made = canasta_ranks_nb(melds, side) & new_ranks
+    sidev[side, SIDE_CONCEALED_CANASTAS] += bit_count_nb(made)
 
 
 @kernel
@@ -234,10 +231,7 @@ def is_concealed_nb(rules, st, seatv, melds, seat):
     side = side_of_nb(st, seat)
     if not concealment_open_nb(rules, st, seatv, seat, st[ST_TURN_DISCARDED] == 1):
         return False
-    for r in range(FIRST_NATURAL, NKINDS):                  # (iv) a canasta of his own
-        if (st[ST_TURN_NEW_RANKS] >> r) & 1 and meld_size_nb(melds, side, r) >= 7:
-            return True
-    return False
+    return canasta_ranks_nb(melds, side) & st[ST_TURN_NEW_RANKS] != 0   # (iv) his own canasta
 
 
 @kernel
@@ -451,11 +445,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
             return False
     if st[ST_TURN_NEEDS_MIN] == 1 and not short_of_minimum_nb(st):
         st[ST_TURN_NEEDS_MIN] = 0                                 # R29
-    pre = st[ST_TURN_PRE_RANKS]
-    made = 0
-    for r in range(FIRST_NATURAL, NKINDS):        # canastas of melds the take made (2.11)
-        made |= np.int64((meld_size_nb(melds, side, r) >= 7) & ((pre >> r) & 1 == 0)) << r
-    st[ST_TURN_TAKE_CANASTAS] |= made
+    st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(melds, side) & ~st[ST_TURN_PRE_RANKS]  # 2.11
     trace_take_nb(S, buf, seat, top, taken, order, n_order)
     join_pile_nb(S, buf, seat)
     sidev[side, SIDE_PILE_TAKES] += 1

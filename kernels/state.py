@@ -273,6 +273,16 @@ def melded_ranks_nb(melds, side):
     return ranks
 
 
+@one_step
+def canasta_ranks_nb(melds, side):
+    """Bitmask of the natural ranks whose meld of ``side`` is a canasta (R23: seven cards or
+    more), in one pass without branches."""
+    ranks = 0
+    for r in range(FIRST_NATURAL, NKINDS):
+        ranks |= np.int64(meld_size_nb(melds, side, r) >= 7) << r
+    return ranks
+
+
 @kernel
 def canastas_nb(melds, side):
     """R23: number of canastas (melds of 7+ cards of a natural rank) of ``side``."""
