@@ -559,12 +559,12 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
     if h - 1 >= keep and sixes != 0:
         r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
-                                   plans, ws, sixes)
+                                   plans, ws, sixes, h)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de                                 # R23
     if spare >= 1 and h - 3 >= keep and pairs != 0:
         r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
-                                    plans, ws, pairs)
+                                    plans, ws, pairs, h)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
     if spare >= 1 and h - 1 >= keep and policy != POLICY_CAREFUL:

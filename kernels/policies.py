@@ -34,6 +34,7 @@ from .actions import (
     OPT_YES,
     discardable_kinds_nb,
     discardable_nb,
+    held_step_legal_nb,
     meld_stop_legal_nb,
     next_meld_shape_nb,
     step_legal_nb,
@@ -190,6 +191,7 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
     side = side_of_nb(st, seat)
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return OPT_STOP, 0, 0, 0, 0
+    h = row_total_nb(hand_row)                # the hand's size, for every check below
     canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
         rules, hand_row, melds, side)
     if not planning and not survey_rules_out_nb(rules, stray, reach):
@@ -203,21 +205,21 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
             r = highest_bit_nb(ranks)
             ranks ^= np.int64(1) << r
             for k in range(hand_row[r], 2 if new == 0 else 0, -1):
-                if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0, 0,
-                                 planning, plans, ws):
+                if held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, k, 0,
+                                      0, planning, plans, ws, h):
                     return (OPT_NEW if new == 0 else OPT_ADD), r, k, 0, 0
     if sixes != 0:
         r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
-                                   plans, ws, sixes)
+                                   plans, ws, sixes, h)
         if r >= 0:
             return OPT_ADD, r, 0, de, 1 - de
     if pairs != 0:
         r, de = greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
-                                    plans, ws, pairs)
+                                    plans, ws, pairs, h)
         if r >= 0:
             return OPT_NEW, r, 2, de, 1 - de
     if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws) \
-            if planning else meld_stop_legal_nb(st, row_total_nb(hand_row)):
+            if planning else meld_stop_legal_nb(st, h):
         return OPT_STOP, 0, 0, 0, 0
     return greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
                                  ws)
@@ -268,7 +270,7 @@ def greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, plannin
     (every make-up, most naturals first), then single naturals."""
     side = side_of_nb(st, seat)
     r, de = greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans,
-                               ws, melded_ranks_nb(melds, side))
+                               ws, melded_ranks_nb(melds, side), row_total_nb(hand_row))
     if r >= 0:
         return OPT_ADD, r, 0, de, 1 - de
     for r in range(ACE, FIRST_NATURAL - 1, -1):
@@ -287,13 +289,14 @@ def greedy_forced_step_nb(rules, st, seatv, hand_row, melds, pile, seat, plannin
     return -1, 0, 0, 0, 0
 
 
-@kernel
+@one_step
 def greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws,
-                       ranks):
+                       ranks, held):
     """A legal single wild card (a deuce before a joker) onto one of the side's melds of the
     ranks of the bitmask ``ranks``, the lowest rank first: the six-card melds it turns into
     canastas (``sixes`` of :func:`greedy_ranks_nb`), or every melded rank
-    (``state.melded_ranks_nb``).  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    (``state.melded_ranks_nb``); ``held``: the hand's size.  Returns (rank, 1 for a deuce /
+    0 for a joker), or (-1, 0)."""
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
@@ -301,18 +304,19 @@ def greedy_wild_add_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, 
         while left != 0:                          # its ranks, lowest first
             r = lowest_bit_nb(left)
             left &= left - 1
-            if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 0, de, 1 - de,
-                             planning, plans, ws):
+            if held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 0, de,
+                                  1 - de, planning, plans, ws, held):
                 return r, de
     return -1, 0
 
 
-@kernel
+@one_step
 def greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws,
-                        pairs):
+                        pairs, held):
     """A legal new meld of two naturals and a wild card (a deuce before a joker), the highest
     rank first, from the ranks of the bitmask ``pairs`` (held exactly twice and not melded:
-    :func:`greedy_ranks_nb`).  Returns (rank, 1 for a deuce / 0 for a joker), or (-1, 0)."""
+    :func:`greedy_ranks_nb`); ``held``: the hand's size.  Returns (rank, 1 for a deuce /
+    0 for a joker), or (-1, 0)."""
     for de in range(1, -1, -1):
         if hand_row[DEUCE if de == 1 else JOKER] == 0:
             continue
@@ -320,8 +324,8 @@ def greedy_pair_meld_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
         while left != 0:                          # its ranks, highest first
             r = highest_bit_nb(left)
             left ^= np.int64(1) << r
-            if step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 2, de, 1 - de,
-                             planning, plans, ws):
+            if held_step_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, r, 2, de,
+                                  1 - de, planning, plans, ws, held):
                 return r, de
     return -1, 0
 
