@@ -383,7 +383,8 @@ def meld_options_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, no_
                 rules, st, seatv, hand_row, melds, pile, seat, r, 0, 0, 1, planning, plans, ws,
                 held):
             n = add_opt_nb(opts, n, OPT_ADD, r, JOKER, 0, 0)
-    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
+    if stop_legal_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws) \
+            if planning else meld_stop_legal_nb(st, held):
         n = add_opt_nb(opts, n, OPT_STOP, 0, 0, 0, 0)
     return n
 
