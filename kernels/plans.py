@@ -357,7 +357,7 @@ def plan_melds_nb(rules, st, hv, melds, side, open_, ws):
     return m, concealable
 
 
-@kernel
+@one_step
 def meld_choices_nb(po, m, size, have_w, room, need, split, rank, joining):
     """The choices of meld m (``size`` cards once the plan's naturals are on it): the wild
     cards it may take to stay short of a canasta, to be a natural canasta, to be a mixed
@@ -380,7 +380,7 @@ def meld_choices_nb(po, m, size, have_w, room, need, split, rank, joining):
     return n
 
 
-@kernel
+@one_step
 def add_choice_nb(po, m, n, lo, hi, cat, split):
     """Append choice n of meld m; with ``split`` a range from 0 becomes an untouched
     choice (no wild card) and a touched one (at least one).  Returns the new count."""
@@ -394,7 +394,7 @@ def add_choice_nb(po, m, n, lo, hi, cat, split):
     return put_choice_nb(po, m, n, lo, hi, cat, 1 if split else 0)
 
 
-@kernel
+@one_step
 def put_choice_nb(po, m, n, lo, hi, cat, touch):
     """Write one choice (see :func:`add_choice_nb`)."""
     if n >= MAX_CHOICES:
