@@ -5,6 +5,9 @@ may only take steps after which its minimum is still reachable.  These two funct
 answer that exactly: the largest R28 count the hand can still add by new melds and
 additions, with and without keeping cards back for the discard.
 """
+import numpy as np
+
+from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from .jit import kernel
 from .state import (
@@ -35,25 +38,42 @@ def max_extra_count_nb(rules, hand_row, melds, side, ws):
     n_pairs = 0
     n_singles = 0
     mn = rules.min_naturals_per_meld
+    melded = 0                     # the ranks of each case, in one pass without branches
+    opens = 0
+    twos = 0
+    ones = 0
     for r in range(FIRST_NATURAL, NKINDS):
         h = hand_row[r]
         size = meld_size_nb(melds, side, r)
-        if h == 0 and size == 0:
-            continue
-        v = card_value_nb(rules, r)
-        if size > 0:
-            total += h * v
-            cards += h
-            room += wild_capacity_nb(rules, melds[side, M_NAT, r] + h) \
-                - (size - melds[side, M_NAT, r])
-        elif h >= 3 and h >= mn:
-            total += h * v
-            cards += h
-            room += wild_capacity_nb(rules, h)
-        elif h == 2 and mn <= 2 and wild_capacity_nb(rules, 2) >= 1:
-            n_pairs = insert_desc_nb(pairs, n_pairs, 2 * v)
-        elif h == 1 and mn <= 1 and wild_capacity_nb(rules, 1) >= 2:
-            n_singles = insert_desc_nb(singles, n_singles, v)
+        melded |= np.int64(size > 0) << r
+        opens |= np.int64((size == 0) & (h >= 3) & (h >= mn)) << r
+        twos |= np.int64((size == 0) & (h == 2)) << r
+        ones |= np.int64((size == 0) & (h == 1)) << r
+    while melded != 0:             # every natural held of a melded rank goes on its meld
+        r = lowest_bit_nb(melded)
+        melded &= melded - 1
+        h = hand_row[r]
+        total += h * card_value_nb(rules, r)
+        cards += h
+        room += wild_capacity_nb(rules, melds[side, M_NAT, r] + h) \
+            - (meld_size_nb(melds, side, r) - melds[side, M_NAT, r])
+    while opens != 0:              # a rank held three or more times is a new meld (R18)
+        r = lowest_bit_nb(opens)
+        opens &= opens - 1
+        h = hand_row[r]
+        total += h * card_value_nb(rules, r)
+        cards += h
+        room += wild_capacity_nb(rules, h)
+    if mn <= 2 and wild_capacity_nb(rules, 2) >= 1:     # pairs a wild card completes
+        while twos != 0:
+            r = lowest_bit_nb(twos)
+            twos &= twos - 1
+            n_pairs = insert_desc_nb(pairs, n_pairs, 2 * card_value_nb(rules, r))
+    if mn <= 1 and wild_capacity_nb(rules, 1) >= 2:     # singles two wild cards complete
+        while ones != 0:
+            r = lowest_bit_nb(ones)
+            ones &= ones - 1
+            n_singles = insert_desc_nb(singles, n_singles, card_value_nb(rules, r))
     wilds = hand_row[JOKER] + hand_row[DEUCE]
     gain_pair = wild_capacity_nb(rules, 2) - 1        # room a completed pair adds
     gain_single = wild_capacity_nb(rules, 1) - 2

@@ -273,3 +273,80 @@ def test_no_plan_after_a_yes_means_no_plan_in_the_first_option_list():
         assert (pos.opts[:n] == full).all() and n == n_full, (rules, i)
         checked += 1
     assert checked >= 200 and with_plans >= 50, (checked, with_plans)
+
+
+def _max_extra_count_by_rank(nb, hand, melds, side):
+    """reach.max_extra_count_nb as written rank by rank (its definition, before the rank
+    masks): every meldable natural goes down, then the best pairs and singles to complete
+    for every split of the wild cards, jokers placed first."""
+    def cap(naturals):
+        c = nb.max_wilds_per_meld
+        c = {1: min(c, naturals), 2: min(c, naturals - 1), 3: min(c, naturals // 2)}.get(
+            nb.wild_ratio_rule, c)
+        return max(c, 0)
+
+    def value(kind):
+        return int(state.card_value_nb(nb, kind))
+
+    total = cards = room = 0
+    pairs, singles = [], []
+    mn = nb.min_naturals_per_meld
+    for r in range(FIRST_NATURAL, NKINDS):
+        h, size, nat = int(hand[r]), int(melds[side, state.M_SIZE, r]), \
+            int(melds[side, state.M_NAT, r])
+        if h == 0 and size == 0:
+            continue
+        if size > 0:
+            total, cards, room = total + h * value(r), cards + h, room + cap(nat + h) - (size - nat)
+        elif h >= 3 and h >= mn:
+            total, cards, room = total + h * value(r), cards + h, room + cap(h)
+        elif h == 2 and mn <= 2 and cap(2) >= 1:
+            pairs.append(2 * value(r))
+        elif h == 1 and mn <= 1 and cap(1) >= 2:
+            singles.append(value(r))
+    pairs.sort(reverse=True)
+    singles.sort(reverse=True)
+    wilds = int(hand[JOKER] + hand[DEUCE])
+    best, best_cards = -1, 0
+    for t1 in range(len(singles) + 1):
+        for t2 in range(len(pairs) + 1):
+            used = 2 * t1 + t2
+            if used > wilds:
+                break
+            placed = min(wilds, used + max(room + t1 * (cap(1) - 2) + t2 * (cap(2) - 1), 0))
+            jokers = min(int(hand[JOKER]), placed)
+            count = total + sum(singles[:t1]) + sum(pairs[:t2]) + jokers * value(JOKER) \
+                + (placed - jokers) * value(DEUCE)
+            placed_cards = cards + t1 + 2 * t2 + placed
+            if count > best or (count == best and placed_cards < best_cards):
+                best, best_cards = count, placed_cards
+    return best, best_cards
+
+
+def test_max_extra_count_walks_the_rank_masks_as_the_rank_loop():
+    """reach.max_extra_count_nb (which walks a mask per case of rank) gives what the rank by
+    rank definition gives, on random hands and melds, under the knobs it reads."""
+    from canasta_sim.kernels import reach
+    from scenario import Position
+
+    variants = ("classic", "classic(min_naturals_per_meld=1)",
+                "classic(min_naturals_per_meld=3)", "classic(wild_ratio_rule=half)",
+                "classic(wild_ratio_rule=lt,max_wilds_per_meld=none)", "seed-b")
+    gen = np.random.default_rng(11)
+    for v, rules in enumerate(variants):
+        pos = Position(rules)
+        ws = pos.S[8]
+        for trial in range(150):
+            hand = np.zeros(NKINDS, np.int64)
+            hand[FIRST_NATURAL:] = gen.integers(0, 4, NKINDS - FIRST_NATURAL) * \
+                (gen.random(NKINDS - FIRST_NATURAL) < 0.5)
+            hand[DEUCE], hand[JOKER] = gen.integers(0, 4), gen.integers(0, 3)
+            melds = np.zeros_like(pos.S[1])
+            for r in range(FIRST_NATURAL, NKINDS):
+                if gen.random() < 0.3:
+                    melds[0, state.M_NAT, r] = gen.integers(3, 8)
+                    melds[0, state.M_DEUCE, r] = gen.integers(0, 2)
+            state.set_meld_sizes(melds)
+            got = reach.max_extra_count_nb(pos.nb, hand, melds, 0, ws)
+            assert tuple(got) == _max_extra_count_by_rank(pos.nb, hand, melds, 0), \
+                (rules, trial)
