@@ -17,7 +17,7 @@ plans 0, 1, ...; a check that only needs to know whether a plan exists writes to
 """
 import numpy as np
 
-from .bits import bit_count_nb
+from .bits import bit_count_nb, lowest_bit_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .jit import kernel, one_step
 from .rules_nb import Ask
@@ -310,16 +310,18 @@ def plan_melds_nb(rules, st, hv, melds, side, open_, ws):
     pre = st[ST_TURN_PRE_RANKS]
     new_ranks = st[ST_TURN_NEW_RANKS]
     wilds = hv[JOKER] + hv[DEUCE]
-    concealable = open_
-    for r in range(FIRST_NATURAL, NKINDS):
-        if hv[r] > 0 and (pre >> r) & 1 == 1:
-            concealable = False                      # a natural must go on a partner's meld
+    held = 0
+    present = 0                          # the ranks held or melded: the plan's melds
+    for r in range(FIRST_NATURAL, NKINDS):        # without branches: the hand is data
+        held |= np.int64(hv[r] > 0) << r
+        present |= np.int64((hv[r] > 0) | (meld_size_nb(melds, side, r) > 0)) << r
+    concealable = open_ and held & pre == 0      # no natural may go on a partner's meld
     m = 0
-    for r in range(FIRST_NATURAL, NKINDS):
+    while present != 0:                           # those ranks, lowest first
+        r = lowest_bit_nb(present)
+        present &= present - 1
         h = hv[r]
         size0 = meld_size_nb(melds, side, r)
-        if size0 + h == 0:
-            continue
         nat = melds[side, M_NAT, r] + h
         have_w = melds[side, M_DEUCE, r] + melds[side, M_JOKER, r]
         room = wild_capacity_nb(rules, nat) - have_w
