@@ -44,5 +44,10 @@ def next_u64_nb(rng, stream):
 @kernel
 def rand_below_nb(rng, stream, n):
     """A uniform int in [0, n) for 0 < n < 2**31 (Lemire's multiply-shift, bias < 2**-31)."""
-    x = next_u64_nb(rng, stream) >> np.uint64(32)
-    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+    return below_nb(next_u64_nb(rng, stream), n)
+
+
+@kernel
+def below_nb(bits, n):
+    """:func:`rand_below_nb`'s int in [0, n) from 64 random bits (their high 32)."""
+    return np.int64(((bits >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))

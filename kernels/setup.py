@@ -2,7 +2,15 @@
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
 from .jit import kernel
 from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
-from .rng import STREAM_DEALER, STREAM_DECK, rand_below_nb, seed_streams_nb
+from .rng import (
+    GOLDEN,
+    STREAM_DEALER,
+    STREAM_DECK,
+    below_nb,
+    mix64_nb,
+    rand_below_nb,
+    seed_streams_nb,
+)
 from .rules_nb import Red3Timing
 from .state import (
     SIDE_MINIMUM,
@@ -54,12 +62,18 @@ def build_deck_nb(rules, deck):
 
 @kernel
 def shuffle_nb(deck, n, rng):
-    """R6: a uniform Fisher-Yates shuffle of deck[:n] from the deal's deck stream."""
+    """R6: a uniform Fisher-Yates shuffle of deck[:n] from the deal's deck stream.  The
+    stream's state is stepped in a local and stored once at the end: the draws are those of
+    ``rng.rand_below_nb`` on the stream, one per card, without a store and reload of the
+    state between them."""
+    state = rng[STREAM_DECK]
     for i in range(n - 1, 0, -1):
-        j = rand_below_nb(rng, STREAM_DECK, i + 1)
+        state = state + GOLDEN                         # rng.next_u64_nb, in a register
+        j = below_nb(mix64_nb(state), i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
+    rng[STREAM_DECK] = state
 
 
 @kernel
@@ -105,8 +119,10 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
         dealer = rand_below_nb(rng, STREAM_DEALER, n)                 # R5
     st[ST_DEALER] = dealer
     dealt = n * rules.hand_size
-    for j in range(dealt):                                            # R6
-        hands[(dealer + 1 + j) % n, deck[j]] += 1
+    seat = dealer + 1 if dealer + 1 < n else 0
+    for j in range(dealt):                       # R6: one card at a time, from the dealer's left
+        hands[seat, deck[j]] += 1
+        seat = seat + 1 if seat + 1 < n else 0
     st[ST_STOCK_POS] = dealt
     for k in range(rules.num_sides):
         sidev[k, SIDE_SCORE_BEFORE] = scores_before[k]

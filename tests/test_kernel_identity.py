@@ -350,3 +350,23 @@ def test_max_extra_count_walks_the_rank_masks_as_the_rank_loop():
             got = reach.max_extra_count_nb(pos.nb, hand, melds, 0, ws)
             assert tuple(got) == _max_extra_count_by_rank(pos.nb, hand, melds, 0), \
                 (rules, trial)
+
+
+def test_shuffle_draws_one_rand_below_per_card_from_the_deck_stream():
+    """setup.shuffle_nb (the stream's state stepped in a local) is the Fisher-Yates shuffle
+    that draws rng.rand_below_nb(deck stream, i + 1) for i = n-1 .. 1, and leaves the stream
+    where those draws leave it."""
+    from canasta_sim.kernels import setup
+
+    for deal in range(40):
+        streams = np.zeros(rng.NSTREAMS, np.uint64)
+        rng.seed_streams_nb(streams, 20261129 + deal % 3, deal)
+        n = 108 if deal % 2 else 162
+        deck = np.arange(n, dtype=np.int64)
+        expected, reference = deck.copy(), streams.copy()
+        for i in range(n - 1, 0, -1):
+            j = rng.rand_below_nb(reference, rng.STREAM_DECK, i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        setup.shuffle_nb(deck, n, streams)
+        assert (deck == expected).all(), deal
+        assert (streams == reference).all(), deal
