@@ -881,7 +881,7 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
             st[ST_CHECK_FAILS] += 1
         if over:
             return -1
-        seat = (seat + 1) % n
+        seat = seat + 1 if seat + 1 < n else 0        # clockwise (R10), without a division
     return seat
 
 
