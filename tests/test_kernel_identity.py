@@ -280,10 +280,7 @@ def _max_extra_count_by_rank(nb, hand, melds, side):
     masks): every meldable natural goes down, then the best pairs and singles to complete
     for every split of the wild cards, jokers placed first."""
     def cap(naturals):
-        c = nb.max_wilds_per_meld
-        c = {1: min(c, naturals), 2: min(c, naturals - 1), 3: min(c, naturals // 2)}.get(
-            nb.wild_ratio_rule, c)
-        return max(c, 0)
+        return int(state.wild_capacity_nb(nb, naturals))
 
     def value(kind):
         return int(state.card_value_nb(nb, kind))
@@ -333,7 +330,7 @@ def test_max_extra_count_walks_the_rank_masks_as_the_rank_loop():
                 "classic(min_naturals_per_meld=3)", "classic(wild_ratio_rule=half)",
                 "classic(wild_ratio_rule=lt,max_wilds_per_meld=none)", "seed-b")
     gen = np.random.default_rng(11)
-    for v, rules in enumerate(variants):
+    for rules in variants:
         pos = Position(rules)
         ws = pos.S[8]
         for trial in range(150):
