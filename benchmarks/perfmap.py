@@ -67,7 +67,7 @@ def main(argv=None) -> int:
         return 2
     kept = _keep_objects()
     import numpy as np
-    from canasta_sim.kernels import layout
+    from canasta_sim.kernels.game import layout
 
     from canasta_sim.runner import play_range, prepare
 

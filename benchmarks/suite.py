@@ -94,7 +94,7 @@ def floor_run(plan, threads: int):
     """A callable dealing ``plan.deals`` deals without playing them, on ``threads`` threads."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from canasta_sim.kernels.engine import deal_only_nb
+    from canasta_sim.kernels.play.turn import deal_only_nb
 
     from canasta_sim.runner import split_range
 
@@ -117,7 +117,7 @@ def kernel_run(plan, threads: int, keep=None):
     into one array allocated and touched before any timing, so that the first-touch page
     faults of a fresh array are not counted as play."""
     import numpy as np
-    from canasta_sim.kernels import layout
+    from canasta_sim.kernels.game import layout
 
     from canasta_sim.runner import WorkPool
 

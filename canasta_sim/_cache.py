@@ -7,9 +7,9 @@ user's own ``cache=True`` functions are cached where numba would put them anyway
 
 * The folder is ``<root>/numba-<hash>``: ``<root>`` is ``$CANASTA_SIM_CACHE_DIR`` if set,
   else ``$XDG_CACHE_HOME/canasta-sim`` or ``~/.cache/canasta-sim``; ``<hash>`` is a sha256
-  over every ``kernels/*.py`` file.  numba's own cache checks only the source file of the
-  entry function, so an edited helper in another file would reuse stale machine code; the
-  hash gives a fresh folder instead.
+  over every ``*.py`` file under ``kernels/``, sub-folders included, by relative path.
+  numba's own cache checks only the source file of the entry function, so an edited helper
+  in another file would reuse stale machine code; the hash gives a fresh folder instead.
 * The entries do not depend on where the package is installed (numba's default names the
   folder after the source path and stamps entries with the file's mtime), so
   ``pip install .`` and ``pip install -e .`` of the same sources share one compilation.
@@ -56,11 +56,15 @@ def kernels_dir():
 
 
 def kernels_hash(folder, length=12):
-    """Short sha256 over the names and contents of every ``*.py`` file in ``folder``, by name."""
+    """Short sha256 over the relative paths and contents of every ``*.py`` file in ``folder``
+    and its sub-folders (``game/``, ``players/``, ``play/``), in path order, so that an edit
+    anywhere in the kernels gives a new hash."""
     digest = hashlib.sha256()
     if folder is not None:
-        for path in sorted(Path(folder).glob("*.py"), key=lambda p: p.name):
-            digest.update(path.name.encode() + b"\0")
+        folder = Path(folder)
+        files = sorted(folder.rglob("*.py"), key=lambda p: p.relative_to(folder).as_posix())
+        for path in files:
+            digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
             digest.update(path.read_bytes())
             digest.update(b"\0")
     return digest.hexdigest()[:length]
@@ -80,7 +84,7 @@ def cache_root():
 
 
 def numba_cache_dir():
-    """``<cache root>/numba-<hash of kernels/*.py>``: the folder of these kernel sources."""
+    """``<cache root>/numba-<hash of every kernels/**/*.py>``: the folder of these kernel sources."""
     return cache_root() / f"numba-{kernels_hash(kernels_dir())}"
 
 

@@ -47,8 +47,8 @@ def rearrange_hidden(S, seat: int, rng) -> bool:
     """Shuffle, in place, the cards of state ``S`` hidden from ``seat``: every other hand's
     cards that are not public (SEAT_KNOWN), keeping hand sizes, and the stock below its top
     FIXED_STOCK cards (red threes stay where they are).  Returns whether anything moved."""
-    from canasta_sim.kernels import state
-    from canasta_sim.kernels.cards import NKINDS, RED3
+    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.game.cards import NKINDS, RED3
 
     hands, _, deck, _, st, seatv = S[0], S[1], S[2], S[3], S[4], S[5]
     others = [s for s in range(int(st[state.ST_NSEATS])) if s != seat]
@@ -79,7 +79,7 @@ def rearrange_hidden(S, seat: int, rng) -> bool:
 
 def _rows(n: int) -> np.ndarray:
     """Zeroed result rows for ``n`` deals."""
-    from canasta_sim.kernels import layout
+    from canasta_sim.kernels.game import layout
     return np.zeros((n, layout.NCOLS), np.int64)
 
 
@@ -90,7 +90,7 @@ def _copy_state(S):
 def _own_events(buf, used: int, seat: int) -> list:
     """The turn's events (as int lists) up to the first event of another seat or an ask's
     answer: what the seat itself decided and did."""
-    from canasta_sim.kernels import layout
+    from canasta_sim.kernels.game import layout
 
     events, pos = [], 0
     while pos < used:
@@ -106,8 +106,8 @@ def _own_events(buf, used: int, seat: int) -> list:
 def information_check(plan, positions: int = 200, seed: int = 1) -> Check:
     """Play ``positions`` turns of the plan's user seats (every seat if it has none) twice,
     the second time with the hidden cards rearranged; the seat's play must not change."""
-    from canasta_sim.kernels import state
-    from canasta_sim.kernels.midgame import play_turn_traced_nb, play_until_nb
+    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.play.midgame import play_turn_traced_nb, play_until_nb
     from canasta_sim.runner import check_policy_table, policy_table
 
     seats = [s for s, u in enumerate(plan.users) if u is not None] or \

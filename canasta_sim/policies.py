@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import layout
+from canasta_sim.kernels.game import layout
 
 
 class PolicySpec(NamedTuple):
@@ -53,8 +53,8 @@ class Param(NamedTuple):
         return float(value)
 
 
-# The club players' parameters, in kernel slot order (kernels/club.py P_*); how each policy
-# uses them is written at the top of kernels/club.py.
+# The club players' parameters, in kernel slot order (kernels/players/club.py P_*); how each policy
+# uses them is written at the top of kernels/players/club.py.
 PARAMS = {
     "freeze_at": Param(True, 0, 1000, "pile size from which a wild-card discard freezes the "
                        "pile (a size no pile reaches, e.g. 999, means never)"),
@@ -73,7 +73,7 @@ PARAMS = {
 }
 CLUB_PARAMS = tuple(PARAMS)
 
-# The search player's parameters, in kernel slot order (kernels/search.py Q_*); its blueprint
+# The search player's parameters, in kernel slot order (kernels/play/search.py Q_*); its blueprint
 # is expert with expert's defaults (docs/search.md).
 SEARCH_PARAMS = {
     "determinizations": Param(True, 1, 1000, "search: rollouts of each candidate, each on "

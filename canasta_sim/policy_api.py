@@ -47,8 +47,8 @@ import numpy as np
 from numba import njit
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import user as _user
-from canasta_sim.kernels.actions import (  # noqa: F401  (re-exported)
+from canasta_sim.kernels.players import user as _user
+from canasta_sim.kernels.game.options import (  # noqa: F401  (re-exported)
     DEC_ANSWER,
     DEC_ASK,
     DEC_DISCARD,
@@ -69,7 +69,7 @@ from canasta_sim.kernels.actions import (  # noqa: F401  (re-exported)
     OPT_TAKE,
     OPT_YES,
 )
-from canasta_sim.kernels.cards import (  # noqa: F401  (re-exported)
+from canasta_sim.kernels.game.cards import (  # noqa: F401  (re-exported)
     ACE,
     BLACK3,
     DEUCE,
@@ -89,9 +89,9 @@ from canasta_sim.kernels.cards import (  # noqa: F401  (re-exported)
     TEN,
     TOKENS,
 )
-from canasta_sim.kernels.layout import MAX_SEATS, MAX_SIDES, NPARAMS  # noqa: F401
-from canasta_sim.kernels.rules_nb import RulesNb
-from canasta_sim.kernels.user import (  # noqa: F401  (re-exported)
+from canasta_sim.kernels.game.layout import MAX_SEATS, MAX_SIDES, NPARAMS  # noqa: F401
+from canasta_sim.kernels.game.rules_nb import RulesNb
+from canasta_sim.kernels.players.user import (  # noqa: F401  (re-exported)
     SIDE_STRIDE,
     SV_CONCEALED_CANASTAS,
     SV_MELDED,

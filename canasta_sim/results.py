@@ -1,7 +1,7 @@
 """Results as Arrow tables and Parquet files, each carrying how it was made (STYLE.md 9).
 
 One row per deal.  The kernels fill an int64 array laid out by
-``canasta_sim.kernels.layout``; :func:`results_table` names its columns.  Every integer
+``canasta_sim.kernels.game.layout``; :func:`results_table` names its columns.  Every integer
 column is int64 (pandas arithmetic on it does not wrap; Parquet's encodings keep the
 files as small as narrow types would), every flag a bool; :func:`to_pandas` keeps the
 null columns of missing sides and seats as integers.  :func:`write_parquet` writes
@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import layout
+from canasta_sim.kernels.game import layout
 
 META_PREFIX = "canasta_sim."
 END_REASONS = ("out", "stock")  # indexed by layout.END_OUT / layout.END_STOCK

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import rules_nb
+from canasta_sim.kernels.game import rules_nb
 
 MeldTable = tuple  # tuple of (lower bound or None for -inf, minimum) pairs
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, NamedTuple, Optional
 import numpy as np
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels import layout
+from canasta_sim.kernels.game import layout
 from canasta_sim.policies import parse_policies
 from canasta_sim.rules import RuleSet, parse_rules
 
@@ -214,7 +214,7 @@ def prepare_users(names) -> tuple:
 
 def policy_table(plan: Plan) -> np.ndarray:
     """The policy table of one kernel call: the plan's ids, and the addresses of its user
-    policies in this process (kernels/user.py)."""
+    policies in this process (kernels/players/user.py)."""
     from canasta_sim.user_policy import policy_table as table
 
     return table(plan.policy_ids, plan.users)
@@ -258,7 +258,7 @@ def check_games(games, name="games") -> int:
 
 def _engine():
     """The jitted entry kernel (imported late: importing numba is slow)."""
-    from canasta_sim.kernels.tasks import play_deals_nb
+    from canasta_sim.kernels.play.tasks import play_deals_nb
 
     return play_deals_nb
 
@@ -447,7 +447,7 @@ class GameRows(NamedTuple):
 
 def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
     """Play games first_game..first_game+n-1 whole; the unit of work of a games run."""
-    from canasta_sim.kernels.tasks import play_games_nb
+    from canasta_sim.kernels.play.tasks import play_games_nb
 
     games = np.zeros((n, layout.G_NCOLS), dtype=np.int64)
     deal_parts, extra_parts = [], []

@@ -1,7 +1,7 @@
 """Deal traces in the JSON Lines format of docs/trace.md, and a readable view of them.
 
 The kernel records every deal it plays into an integer event buffer
-(``kernels/trace_buf.py``) when tracing is on; this module only decodes that
+(``kernels/game/trace_events.py``) when tracing is on; this module only decodes that
 buffer.  It never replays the rules itself, so a trace shows what the engine
 really did, and row ``deal == i`` of ``simulate`` describes the same deal.
 """
@@ -13,8 +13,9 @@ from typing import Iterator
 
 import numpy as np
 
-from canasta_sim.kernels import actions, layout
-from canasta_sim.kernels.cards import MELD_KINDS, TOKENS
+from canasta_sim.kernels.game import options
+from canasta_sim.kernels.game import layout
+from canasta_sim.kernels.game.cards import MELD_KINDS, TOKENS
 from canasta_sim.runner import Plan, check_policy_table, policy_table, prepare
 
 BUFFER_INTS = 1 << 16
@@ -31,7 +32,7 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False)
     at random as ``simulate`` does, a seat number sets it (a deal of a game).
     ``decisions`` also logs every listed decision (see :func:`decision_trace`).
     """
-    from canasta_sim.kernels.tasks import trace_deal_nb
+    from canasta_sim.kernels.play.tasks import trace_deal_nb
 
     size = BUFFER_INTS
     while True:
@@ -61,7 +62,7 @@ def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
     return events
 
 
-DECISIONS = ("draw", "meld", "discard", "ask", "answer", "take_plan")   # actions.DEC_* order
+DECISIONS = ("draw", "meld", "discard", "ask", "answer", "take_plan")   # options.DEC_* order
 _PLAN_INTS = 3 * MELD_KINDS
 
 
@@ -84,7 +85,7 @@ def decode_decisions(buf) -> list:
             row = cards[i:i + 5]
             i += 5
             plan = None
-            if row[0] == actions.OPT_GO_OUT:
+            if row[0] == options.OPT_GO_OUT:
                 plan = cards[i:i + _PLAN_INTS]
                 i += _PLAN_INTS
             options.append(option_tuple(row, plan))
@@ -94,32 +95,32 @@ def decode_decisions(buf) -> list:
 
 
 def option_tuple(row, plan=None) -> tuple:
-    """One option of the engine's list (``actions.OPT_*`` row) in the canonical form of
+    """One option of the engine's list (``options.OPT_*`` row) in the canonical form of
     docs/moves.md: ("take", k, d, j), ("new", rank, n, d, j), ("out", discard, placements)..."""
     kind, a, b, c = (int(x) for x in row[:4])
-    if kind == actions.OPT_DRAW:
+    if kind == options.OPT_DRAW:
         return ("draw",)
-    if kind == actions.OPT_DECLINE:
+    if kind == options.OPT_DECLINE:
         return ("decline",)
-    if kind == actions.OPT_TAKE:
+    if kind == options.OPT_TAKE:
         return ("take", a, b, c)
-    if kind == actions.OPT_STOP:
+    if kind == options.OPT_STOP:
         return ("stop",)
-    if kind == actions.OPT_NEW:
+    if kind == options.OPT_NEW:
         return ("new", TOKENS[a], b, c, int(row[4]))
-    if kind == actions.OPT_ADD:
+    if kind == options.OPT_ADD:
         return ("add", TOKENS[a], TOKENS[b])
-    if kind == actions.OPT_GO_OUT:
+    if kind == options.OPT_GO_OUT:
         placements = []
         for r in _PLACEMENT_ORDER:
             n, d, j = plan[3 * r:3 * r + 3]
             if n + d + j:
                 placements.append((TOKENS[r], n, d, j))
         return ("out", TOKENS[b] if b >= 0 else None, tuple(placements))
-    if kind == actions.OPT_DISCARD:
+    if kind == options.OPT_DISCARD:
         return ("discard", TOKENS[a])
-    names = {actions.OPT_ASK: "ask", actions.OPT_NO_ASK: "no_ask", actions.OPT_YES: "yes",
-             actions.OPT_NO: "no"}
+    names = {options.OPT_ASK: "ask", options.OPT_NO_ASK: "no_ask", options.OPT_YES: "yes",
+             options.OPT_NO: "no"}
     return (names[kind],)
 
 

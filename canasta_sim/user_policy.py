@@ -4,7 +4,7 @@
 ``my_policy.py:mine(greed=2)``), or the name of an entry point in the group
 ``canasta_sim.policies`` (a package's ``[project.entry-points."canasta_sim.policies"]``
 table, ``name = "module:function"``), names a function written against
-:mod:`canasta_sim.policy_api`.  How it reaches the engine (kernels/user.py):
+:mod:`canasta_sim.policy_api`.  How it reaches the engine (kernels/players/user.py):
 
 * A numba function (``@njit``) is compiled into a C-callable wrapper (a numba ``cfunc``)
   whose address goes into the policy table of every kernel call; the engine itself is not
@@ -483,9 +483,9 @@ def _python_entry(user: UserPolicy, fn):
 # --------------------------------------------------------------------------------------------
 
 def policy_table(ids: np.ndarray, users) -> np.ndarray:
-    """The policy table one kernel call receives (kernels/user.py): the ids, the address of
+    """The policy table one kernel call receives (kernels/players/user.py): the ids, the address of
     each user seat's entry, and an empty error record."""
-    from canasta_sim.kernels import user as k
+    from canasta_sim.kernels.players import user as k
 
     table = np.zeros(k.POLICY_TABLE, np.int64)
     table[:len(ids)] = ids
@@ -499,7 +499,7 @@ def raise_if_failed(table: np.ndarray, users, names) -> None:
     """PolicyError naming the policy, the decision and the deal if a user policy broke the
     interface during the call that used ``table``; a KeyboardInterrupt inside a plain-Python
     policy is raised again as such."""
-    from canasta_sim.kernels import user as k
+    from canasta_sim.kernels.players import user as k
     from canasta_sim.policy_api import DECISIONS
 
     code = int(table[k.ERR_CODE])

@@ -25,8 +25,8 @@ def warm_play_deals() -> float:
     """Make ``play_deals_nb`` ready (compile it or load it from the cache); returns seconds."""
     import numpy as np
 
-    from canasta_sim.kernels import layout
-    from canasta_sim.kernels.tasks import play_deals_nb
+    from canasta_sim.kernels.game import layout
+    from canasta_sim.kernels.play.tasks import play_deals_nb
     from canasta_sim.runner import prepare
 
     plan = prepare(1)
@@ -40,8 +40,8 @@ def warm_trace_deal() -> float:
     """Make ``trace_deal_nb`` ready (compile it or load it from the cache); returns seconds."""
     import numpy as np
 
-    from canasta_sim.kernels import layout
-    from canasta_sim.kernels.tasks import trace_deal_nb
+    from canasta_sim.kernels.game import layout
+    from canasta_sim.kernels.play.tasks import trace_deal_nb
     from canasta_sim.runner import prepare
 
     plan = prepare(1)
@@ -53,7 +53,7 @@ def warm_trace_deal() -> float:
 
 def warm_deal_only() -> float:
     """Make ``deal_only_nb`` (the benchmarks' floor) ready; returns seconds."""
-    from canasta_sim.kernels.engine import deal_only_nb
+    from canasta_sim.kernels.play.turn import deal_only_nb
     from canasta_sim.runner import prepare
 
     plan = prepare(1)
@@ -85,12 +85,12 @@ def warm_games() -> float:
 
 
 def warm_midgame() -> float:
-    """Make kernels/midgame.py's entry ready (``check-policy``, the information tests);
+    """Make kernels/play/midgame.py's entry ready (``check-policy``, the information tests);
     returns seconds."""
     import numpy as np
 
-    from canasta_sim.kernels import state
-    from canasta_sim.kernels.midgame import play_turn_traced_nb, play_until_nb
+    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.play.midgame import play_turn_traced_nb, play_until_nb
     from canasta_sim.runner import policy_table, prepare
 
     plan = prepare(1)
@@ -105,12 +105,13 @@ def warm_midgame() -> float:
 
 def warm() -> dict:
     """Make every entry kernel ready; returns a :class:`Ready` per task (the tasks that play
-    turns share one entry kernel, kernels/tasks.py, which the first of them compiles)."""
-    from canasta_sim.kernels import engine, tasks
+    turns share one entry kernel, kernels/play/tasks.py, which the first of them compiles)."""
+    from canasta_sim.kernels.play import turn
+    from canasta_sim.kernels.play import tasks
 
     steps = (("play_deals_nb", warm_play_deals, (tasks.run_task_nb,)),
              ("trace_deal_nb", warm_trace_deal, (tasks.run_task_nb,)),
-             ("deal_only_nb", warm_deal_only, (engine.deal_only_nb,)),
+             ("deal_only_nb", warm_deal_only, (turn.deal_only_nb,)),
              ("play_games_nb", warm_games, (tasks.run_task_nb,)),
              ("midgame", warm_midgame, (tasks.run_task_nb,)))
     ready = {}

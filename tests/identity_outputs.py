@@ -81,7 +81,7 @@ def mixed_for(preset: str) -> str:
 
 def play(rules, policies, deals, seed=SEED, scores=None):
     """Result rows (int64, deals x NCOLS) of one plain run."""
-    from canasta_sim.kernels import layout
+    from canasta_sim.kernels.game import layout
 
     from canasta_sim.runner import play_range, prepare
 

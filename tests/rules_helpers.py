@@ -12,8 +12,10 @@ import copy
 
 import naive
 import numpy as np
-from canasta_sim.kernels import actions, cards, state
-from canasta_sim.kernels.cards import TOKEN_TO_KIND, TOKENS
+from canasta_sim.kernels.game import options
+from canasta_sim.kernels.game import cards
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game.cards import TOKEN_TO_KIND, TOKENS
 
 
 def clone(pos):
@@ -35,14 +37,14 @@ def side_melds(pos, side) -> dict:
 
 
 def apply_step(pos, seat, opt_row):
-    """Carry out one OPT_NEW / OPT_ADD row as ``engine.meld_phase_nb`` does."""
+    """Carry out one OPT_NEW / OPT_ADD row as ``turn.meld_phase_nb`` does."""
     hands, melds, st, sidev = pos.S[0], pos.S[1], pos.S[4], pos.S[6]
     kind, r = int(opt_row[0]), int(opt_row[1])
-    nat, de, jo = actions.step_cards_nb(kind, r, int(opt_row[2]), int(opt_row[3]),
+    nat, de, jo = options.step_cards_nb(kind, r, int(opt_row[2]), int(opt_row[3]),
                                         int(opt_row[4]))
     if st[state.ST_TURN_NEEDS_MIN] == 1:
         st[state.ST_TURN_COUNT] += nat * int(state.card_value_nb(pos.nb, r)) + de * 20 + jo * 50
-    actions.place_cards_nb(pos.nb, st, hands, melds, sidev, pos.buf, seat, r, nat, de, jo, False)
+    options.place_cards_nb(pos.nb, st, hands, melds, sidev, pos.buf, seat, r, nat, de, jo, False)
 
 
 def _key(pos, seat, side):
@@ -68,9 +70,9 @@ def outcomes(pos, seat, limit=20000):
         n = len(p.meld_options(seat))
         rows = p.opts[:n].copy()
         for row in rows:
-            if row[0] == actions.OPT_STOP:
+            if row[0] == options.OPT_STOP:
                 found.add(("stop", frozenset(side_melds(p, side).items())))
-            elif row[0] == actions.OPT_GO_OUT:
+            elif row[0] == options.OPT_GO_OUT:
                 q = clone(p)
                 plan = p.plan[int(row[1])].copy()
                 for r in range(cards.BLACK3, cards.NKINDS):
@@ -99,7 +101,7 @@ def kind(tok):
 
 def turn_upcard(pos):
     """Turn the upcard from the position's stock (setup.turn_upcard_nb); returns the pile."""
-    from canasta_sim.kernels.setup import turn_upcard_nb
+    from canasta_sim.kernels.game.deal import turn_upcard_nb
     turn_upcard_nb(pos.nb, pos.S, pos.buf)
     n = int(pos.st[state.ST_PILE_N])
     return [TOKENS[int(k)] for k in pos.S[3][:n]]
@@ -130,11 +132,11 @@ def hand_size(pos, seat):
 # ---- moves made directly, without a policy choosing them ------------------------------------------
 
 def take(pos, seat, k, d=0, j=0) -> bool:
-    """Take the pile with k naturals, d deuces and j jokers from the hand (engine.take_pile_nb).
+    """Take the pile with k naturals, d deuces and j jokers from the hand (turn.take_pile_nb).
     Extra take melds of an unmelded side (R35) are still chosen by the seat's policy."""
-    from canasta_sim.kernels import engine
+    from canasta_sim.kernels.play import turn
     pos.begin(seat, take=True)
-    return bool(engine.take_pile_nb(pos.nb, pos.S, pos.buf, seat, k, d, j, pos.pol, pos.params,
+    return bool(turn.take_pile_nb(pos.nb, pos.S, pos.buf, seat, k, d, j, pos.pol, pos.params,
                                     pos.opts, pos.plan))
 
 
@@ -142,27 +144,27 @@ def go_out(pos, seat, discard="best", melds=None) -> int:
     """Carry out a going-out plan for ``seat`` now (``begin`` done): the one of the highest
     score, or the first with this ``discard`` (token, None for none) and, if given, these
     meld sizes ({rank: cards placed})."""
-    from canasta_sim.kernels import engine
+    from canasta_sim.kernels.play import turn
     options = pos.go_out_plans(seat)
     if discard == "best":
         p = max(options, key=lambda o: (o["score"], -o["index"]))
     else:
         p = next(o for o in options if o["discard"] == discard
                  and (melds is None or o["melds"] == melds))
-    return int(engine.execute_go_out_nb(pos.nb, pos.S, pos.buf, seat, pos.plan, p["index"]))
+    return int(turn.execute_go_out_nb(pos.nb, pos.S, pos.buf, seat, pos.plan, p["index"]))
 
 
 def draw(pos, seat):
     """Start a draw turn: draw from the stock, placing red threes (R12, R13, R47)."""
-    from canasta_sim.kernels import engine
+    from canasta_sim.kernels.play import turn
     pos.begin(seat)
-    engine.draw_from_stock_nb(pos.nb, pos.S, pos.buf, seat)
+    turn.draw_from_stock_nb(pos.nb, pos.S, pos.buf, seat)
 
 
 def random_turns(build, seat=0, seeds=range(16)):
     """Play one turn of ``seat`` with the ``random`` policy (every seat) from several random
     streams; returns [(result, position)].  Used where any legal play must satisfy a fact."""
-    from canasta_sim.kernels.rng import seed_streams_nb
+    from canasta_sim.kernels.game.rng import seed_streams_nb
     results = []
     for s in seeds:
         p = build().policies("random", "random", "random", "random")
@@ -185,7 +187,7 @@ def stop_ends(pos, seat, keep=2):
     return ends
 
 
-CONTINUE, DEAL_OVER = 0, 1          # engine.play_turn_nb results
+CONTINUE, DEAL_OVER = 0, 1          # turn.play_turn_nb results
 CANASTA = {"9": "9 9 9 9 9 9 9"}
 
 

@@ -41,8 +41,8 @@ def stock_end_deals(rules="classic", policies="random", seed=11, scan=10000, lim
     """Deal numbers among 0..scan-1 that ended with the stock (END_STOCK), from a fast
     results run, at most ``limit`` of them."""
     import numpy as np
-    from canasta_sim.kernels import layout
-    from canasta_sim.kernels.tasks import play_deals_nb
+    from canasta_sim.kernels.game import layout
+    from canasta_sim.kernels.play.tasks import play_deals_nb
 
     from canasta_sim.runner import prepare
     plan = prepare(scan, seed, rules, policies)
@@ -61,8 +61,8 @@ def concealed_canasta_candidates(rules="seed-b", policies="random", seed=7, scan
     ended by a concealed going-out (whose canasta is usually laid from the hand in one turn).
     Such deals are a few in a thousand; the replay then judges each of them from its events."""
     import numpy as np
-    from canasta_sim.kernels import layout
-    from canasta_sim.kernels.tasks import play_deals_nb
+    from canasta_sim.kernels.game import layout
+    from canasta_sim.kernels.play.tasks import play_deals_nb
 
     from canasta_sim.runner import prepare
     plan = prepare(scan, seed, rules, policies)

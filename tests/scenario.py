@@ -1,7 +1,7 @@
 """Set up a deal position from card strings and ask the jitted kernels about it.
 
 Tests write hands and melds the way RULES.md does (``"K K 2 JK"``); this module
-builds the packed state (``kernels/state.py``) around them and calls the same
+builds the packed state (``kernels/game/state.py``) around them and calls the same
 kernel functions the engine uses, so a scenario test checks the real code.
 """
 from __future__ import annotations
@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from canasta_sim.kernels import actions, engine, plans, state
-from canasta_sim.kernels.cards import NKINDS, RED3, TOKEN_TO_KIND, TOKENS
-from canasta_sim.kernels.layout import (
+from canasta_sim.kernels.game import options
+from canasta_sim.kernels.play import turn
+from canasta_sim.kernels.game import plans
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game.cards import NKINDS, RED3, TOKEN_TO_KIND, TOKENS
+from canasta_sim.kernels.game.layout import (
     MAX_SEATS,
     NCOLS,
     NPARAMS,
@@ -19,7 +22,7 @@ from canasta_sim.kernels.layout import (
     SIDE_FIELDS,
     SIDE_STRIDE,
 )
-from canasta_sim.kernels.rng import seed_streams_nb
+from canasta_sim.kernels.game.rng import seed_streams_nb
 
 from canasta_sim.rules import parse_rules
 
@@ -59,7 +62,7 @@ class Position:
         for k in range(self.rules.num_sides):
             sidev[k, state.SIDE_SCORE_BEFORE] = scores[k]
             sidev[k, state.SIDE_MINIMUM] = engine_min(self.nb, scores[k])
-        self.opts = np.zeros((actions.MAX_OPTS, 5), np.int64)
+        self.opts = np.zeros((options.MAX_OPTS, 5), np.int64)
         self.plan = np.zeros((plans.MAX_PLANS, 16, 3), np.int64)   # the plans table
         self.buf = np.zeros(1, np.int32)
         self.pol = np.full(MAX_SEATS, 1, np.int64)
@@ -123,14 +126,14 @@ class Position:
     def begin(self, seat: int, take: bool = False) -> "Position":
         """Start ``seat``'s turn (as after its draw when ``take`` is False)."""
         _, melds, _, _, st, _, sidev, _, _, _ = self.S
-        engine.begin_turn_nb(st, sidev, melds, seat, 1 if take else 0)
+        turn.begin_turn_nb(st, sidev, melds, seat, 1 if take else 0)
         return self
 
     def take_options(self, seat: int) -> list:
         """The legal pile takes as (naturals, deuces, jokers) from the hand."""
         hands, melds, _, pile, st, seatv, sidev, _, ws, _ = self.S
         self.begin(seat, take=True)
-        n = actions.take_options_nb(self.nb, st, seatv, sidev, hands[seat], melds, pile, seat,
+        n = options.take_options_nb(self.nb, st, seatv, sidev, hands[seat], melds, pile, seat,
                                     self.opts, 0, self.plan, ws)
         return [tuple(int(x) for x in self.opts[i, 1:4]) for i in range(n)]
 
@@ -141,12 +144,12 @@ class Position:
         """Legal meld-phase options as readable tuples: ('new', rank, '3N'|'2N+2'|'2N+JK'|...),
         ('add', rank, card), ('out', discard or None), ('stop',)."""
         hands, melds, _, pile, st, seatv, _, _, ws, _ = self.S
-        n = actions.meld_options_nb(self.nb, st, seatv, hands[seat], melds, pile, seat, planning,
+        n = options.meld_options_nb(self.nb, st, seatv, hands[seat], melds, pile, seat, planning,
                                     False, self.opts, self.plan, ws)
         return [describe(self.opts[i]) for i in range(n)]
 
     def go_out_plans(self, seat: int) -> list:
-        """Every going-out plan open now (kernels/plans.py), as dicts: discard (token or
+        """Every going-out plan open now (kernels/game/plans.py), as dicts: discard (token or
         None), melds ({rank: cards placed}), placed ({rank: (naturals, deuces, jokers)}),
         concealed, score, index."""
         hands, melds, _, _, st, seatv, _, _, ws, _ = self.S
@@ -176,14 +179,14 @@ class Position:
         return best["discard"], best["melds"]
 
     def play_turn(self, seat: int) -> int:
-        """Play one whole turn with the seats' policies; returns engine.CONTINUE/DEAL_OVER."""
-        return engine.play_turn_nb(self.nb, self.S, self.buf, seat, self.pol, self.params,
+        """Play one whole turn with the seats' policies; returns turn.CONTINUE/DEAL_OVER."""
+        return turn.play_turn_nb(self.nb, self.S, self.buf, seat, self.pol, self.params,
                                    self.opts, self.plan)
 
     def score(self) -> list:
         """Score the deal as it stands: one dict of SIDE_FIELDS per side."""
         row = np.zeros(NCOLS, np.int64)
-        engine.score_deal_nb(self.nb, self.S, row)
+        turn.score_deal_nb(self.nb, self.S, row)
         return [{f: int(row[SIDE_BASE + SIDE_STRIDE * k + i]) for i, f in enumerate(SIDE_FIELDS)}
                 for k in range(self.rules.num_sides)]
 
@@ -217,14 +220,14 @@ def engine_min(nb, score) -> int:
 
 def describe(opt) -> tuple:
     kind, a, b = int(opt[0]), int(opt[1]), int(opt[2])
-    if kind == actions.OPT_NEW:
+    if kind == options.OPT_NEW:
         n, d, j = b, int(opt[3]), int(opt[4])
         return ("new", TOKENS[a], f"{n}N" + "+2" * d + "+JK" * j)
-    if kind == actions.OPT_ADD:
+    if kind == options.OPT_ADD:
         return ("add", TOKENS[a], TOKENS[b])
-    if kind == actions.OPT_GO_OUT:
+    if kind == options.OPT_GO_OUT:
         return ("out", TOKENS[b] if b >= 0 else None)
-    if kind == actions.OPT_STOP:
+    if kind == options.OPT_STOP:
         return ("stop",)
     return (kind, a, b)
 

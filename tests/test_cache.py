@@ -51,7 +51,7 @@ def _mini(tmp_path, cache_dir):
 def test_import_changes_no_numba_setting():
     """Point 4: importing canasta_sim (and its kernels) leaves NUMBA_CACHE_DIR and numba's
     cache folder as they were, so a user's own cached functions stay where numba puts them."""
-    code = ("import os, canasta_sim, canasta_sim.kernels.engine, numba; "
+    code = ("import os, canasta_sim, canasta_sim.kernels.play.turn, numba; "
             "print(repr(os.environ.get('NUMBA_CACHE_DIR')), repr(numba.config.CACHE_DIR))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=_env(), check=True)

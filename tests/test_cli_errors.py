@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
-from canasta_sim.kernels import layout
+from canasta_sim.kernels.game import layout
 from click.testing import CliRunner
 
 from canasta_sim import runner
@@ -226,7 +226,7 @@ def test_scores_before_array():
     assert runner.parse_scores(None, 2).tolist() == [0, 0, 0]
 
 
-# --- with the engine (these need kernels/engine.py and canasta_sim/trace.py) ----------------
+# --- with the engine (these need kernels/play/turn.py and canasta_sim/trace.py) ----------------
 
 def test_simulate_writes_parquet(tmp_path):
     out = tmp_path / "run.parquet"

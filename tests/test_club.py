@@ -1,4 +1,4 @@
-"""The club players (careful, rush, builder, expert) do what kernels/club.py documents.
+"""The club players (careful, rush, builder, expert) do what kernels/players/club.py documents.
 
 Each test sets up a position from card strings, lists the legal options the engine
 would offer, and asks the policy to choose (``club_decide_nb``, the code the engine
@@ -7,8 +7,12 @@ calls).  Plus: sweeps write their columns, and a short strength check.
 import numpy as np
 import pyarrow as pa
 import pytest
-from canasta_sim.kernels import actions, club, engine, plans, state
-from canasta_sim.kernels.cards import TOKEN_TO_KIND
+from canasta_sim.kernels.game import options
+from canasta_sim.kernels.players import club
+from canasta_sim.kernels.play import turn
+from canasta_sim.kernels.game import plans
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game.cards import TOKEN_TO_KIND
 from scenario import Position, describe
 
 import canasta_sim
@@ -29,8 +33,8 @@ def choose(pos, policy, decision, n, seat=0):
 
 def discard(pos, policy, seat=0):
     """The token of the card the policy discards from seat's hand."""
-    n = actions.discard_options_nb(pos.S[0][seat], pos.opts)
-    i = choose(pos, policy, actions.DEC_DISCARD, n, seat)
+    n = options.discard_options_nb(pos.S[0][seat], pos.opts)
+    i = choose(pos, policy, options.DEC_DISCARD, n, seat)
     return next(t for t, k in K.items() if k == pos.opts[i, 1])
 
 
@@ -39,14 +43,14 @@ def meld_step(pos, policy, seat=0):
     scenario.describe writes the first card of it: ('new', '8', '2N+2'), ('add', '9', '2'),
     ('out', discard), ('stop',)."""
     pos.policies(*([policy] * 4)).begin(seat)
-    kind, rank, nat, de, jo = engine.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.pol,
+    kind, rank, nat, de, jo = turn.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.pol,
                                                          pos.params, pos.opts, pos.plan, False,
                                                          False)
-    if kind == actions.OPT_NEW:
+    if kind == options.OPT_NEW:
         row = [kind, rank, 3, 0, 0] if de + jo == 0 else [kind, rank, 2, de, jo]
-    elif kind == actions.OPT_ADD:
+    elif kind == options.OPT_ADD:
         row = [kind, rank, rank if nat else K["2"] if de else K["JK"], 0, 0]
-    elif kind == actions.OPT_GO_OUT:                  # the plan's discard kind (-1: none)
+    elif kind == options.OPT_GO_OUT:                  # the plan's discard kind (-1: none)
         row = [kind, rank, int(pos.plan[rank, plans.PLAN_META, 0]), 0, 0]
     else:
         row = [kind, rank, 0, 0, 0]
@@ -57,17 +61,17 @@ def draw_or_take(pos, policy, seat=0):
     """'draw', or the take (naturals, deuces, jokers) the policy makes (the engine's
     choose_take_nb, the stock not yet gone)."""
     pos.policies(*([policy] * 4)).begin(seat, take=True)
-    take = engine.choose_take_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params, pos.opts,
+    take = turn.choose_take_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params, pos.opts,
                                  pos.plan, False)
     return "draw" if take[0] < 0 else tuple(int(x) for x in take)
 
 
 def answer(pos, policy, decision, seat=0):
     """True for 'ask' / 'yes'."""
-    first = actions.OPT_ASK if decision == actions.DEC_ASK else actions.OPT_YES
-    second = actions.OPT_NO_ASK if decision == actions.DEC_ASK else actions.OPT_NO
-    n = actions.add_opt_nb(pos.opts, 0, first, 0, 0, 0, 0)
-    n = actions.add_opt_nb(pos.opts, n, second, 0, 0, 0, 0)
+    first = options.OPT_ASK if decision == options.DEC_ASK else options.OPT_YES
+    second = options.OPT_NO_ASK if decision == options.DEC_ASK else options.OPT_NO
+    n = options.add_opt_nb(pos.opts, 0, first, 0, 0, 0, 0)
+    n = options.add_opt_nb(pos.opts, n, second, 0, 0, 0, 0)
     return pos.opts[choose(pos, policy, decision, n, seat), 0] == first
 
 
@@ -205,15 +209,15 @@ def test_expert_counts_cards():
 
 def test_expert_asks_its_partner_when_unsure_and_answers_by_the_score():
     pos = ready_to_go_out()
-    assert answer(pos, "expert", actions.DEC_ASK)              # one canasta, wants two
-    assert not answer(pos, "careful", actions.DEC_ASK)
+    assert answer(pos, "expert", options.DEC_ASK)              # one canasta, wants two
+    assert not answer(pos, "careful", options.DEC_ASK)
     ahead = Position(scores=(3000, 0)).meld(0, "9", "9 9 9 9 9 9 9").hand(2, "A A K K Q JK")
-    assert not answer(big_stock(ahead), "expert", actions.DEC_ANSWER, seat=2)
+    assert not answer(big_stock(ahead), "expert", options.DEC_ANSWER, seat=2)
     light = Position(scores=(3000, 0)).meld(0, "9", "9 9 9 9 9 9 9").hand(2, "4 5")
-    assert answer(big_stock(light), "expert", actions.DEC_ANSWER, seat=2)
+    assert answer(big_stock(light), "expert", options.DEC_ANSWER, seat=2)
     behind = Position(scores=(0, 3000)).meld(0, "9", "9 9 9 9 9 9 9").hand(2, "A A K K Q JK")
-    assert answer(big_stock(behind), "expert", actions.DEC_ANSWER, seat=2)
-    assert answer(big_stock(ahead), "careful", actions.DEC_ANSWER, seat=2)
+    assert answer(big_stock(behind), "expert", options.DEC_ANSWER, seat=2)
+    assert answer(big_stock(ahead), "careful", options.DEC_ANSWER, seat=2)
 
 
 def test_expert_plays_the_end_of_the_stock():

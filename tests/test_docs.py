@@ -41,7 +41,7 @@ def test_every_knob_has_a_meaning_and_sources():
 
 def test_every_rule_id_the_code_cites_is_in_docs_rules():
     code = "".join(p.read_text() for folder in ("kernels", "canasta_sim")
-                   for p in sorted((REPO / folder).glob("*.py")))
+                   for p in sorted((REPO / folder).rglob("*.py")))
     cited = {int(m) for m in re.findall(r"\bR(\d{1,2})\b", code)}
     written = {int(m) for m in re.findall(r"\*\*R(\d{1,2})\b", (DOCS / "rules.md").read_text())}
     assert cited - written == set()

@@ -7,7 +7,7 @@ Seat 0's play must not change.
 """
 import numpy as np
 import pytest
-from canasta_sim.kernels import state
+from canasta_sim.kernels.game import state
 from scenario import random_position
 
 FIXED_STOCK = 6          # stock cards seat 0 may draw (with red-three replacements)

@@ -1,14 +1,19 @@
 """The shortcuts taken for speed give what the general code paths give.
 
-``greedy`` discards, surveys the hand and takes the pile through shortcuts (policies.py);
+``greedy`` discards, surveys the hand and takes the pile through shortcuts (greedy.py);
 ``random`` and the club players discard from the hand without the option list; each is
 compared here with the general path it replaces, on random positions.  Whole deals
 are compared bit for bit outside the test-suite (a reference file of the kernels' outputs).
 """
 import numpy as np
-from canasta_sim.kernels import actions, club, plans, policies, rng, state
-from canasta_sim.kernels.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from canasta_sim.kernels.layout import POLICY_NAMES
+from canasta_sim.kernels.game import options
+from canasta_sim.kernels.players import club
+from canasta_sim.kernels.game import plans
+from canasta_sim.kernels.players import greedy
+from canasta_sim.kernels.game import rng
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from canasta_sim.kernels.game.layout import POLICY_NAMES
 from scenario import random_position
 
 
@@ -18,12 +23,12 @@ def test_greedy_discard_is_the_scored_option_list_pick():
         pos, _, _ = random_position(seed, "greedy")
         hands, melds = pos.S[0], pos.S[1]
         for seat in range(2):
-            n = actions.discard_options_nb(hands[seat], pos.opts)
+            n = options.discard_options_nb(hands[seat], pos.opts)
             if n == 0:
                 continue
-            i = policies.decide_nb(pos.nb, 1, pos.params[seat], actions.DEC_DISCARD, pos.opts,
+            i = greedy.decide_nb(pos.nb, 1, pos.params[seat], options.DEC_DISCARD, pos.opts,
                                    n, hands[seat], melds, seat % 2, pos.S[7], 2, pos.S[8][10])
-            assert policies.greedy_discard_nb(pos.nb, hands[seat], melds, seat % 2) \
+            assert greedy.greedy_discard_nb(pos.nb, hands[seat], melds, seat % 2) \
                 == pos.opts[i, 1]
 
 
@@ -36,18 +41,18 @@ def test_random_and_club_discards_are_the_option_list_picks():
         hands, melds, deck, pile, st, seatv, sidev, streams, ws, wm = pos.S
         pid = POLICY_NAMES.index(policy)
         for seat in range(4):
-            n = actions.discard_options_nb(hands[seat], pos.opts)
+            n = options.discard_options_nb(hands[seat], pos.opts)
             if n == 0:
                 continue
             stream = rng.STREAM_POLICY + seat
             if policy == "random":
                 before = streams.copy()
-                i = policies.decide_nb(pos.nb, 0, pos.params[seat], actions.DEC_DISCARD,
+                i = greedy.decide_nb(pos.nb, 0, pos.params[seat], options.DEC_DISCARD,
                                        pos.opts, n, hands[seat], melds, seat % 2, streams,
                                        stream, ws[10])
                 after = streams.copy()
                 streams[:] = before
-                assert policies.random_discard_nb(hands[seat], streams, stream) \
+                assert greedy.random_discard_nb(hands[seat], streams, stream) \
                     == pos.opts[i, 1]
                 assert (streams == after).all()
             else:
@@ -72,9 +77,9 @@ def test_greedy_survey_matches_the_separate_scans():
             melds[:2, 1, :] += (melds[:2, 0, :] >= 4) * rng.integers(0, 3, melds.shape[2])
             state.set_meld_sizes(melds)
         for side in range(2):
-            canastas, _, _, _, _, stray, kind, reach = policies.greedy_ranks_nb(
+            canastas, _, _, _, _, stray, kind, reach = greedy.greedy_ranks_nb(
                 pos.nb, hands[0], melds, side)
-            assert canastas == actions.canastas_nb(melds, side)
+            assert canastas == options.canastas_nb(melds, side)
             assert (stray, kind) == plans.unmeldable_cards_nb(pos.nb, hands[0], melds, side)
             assert reach == plans.canastas_within_reach_nb(hands[0], melds, side)
 
@@ -82,7 +87,7 @@ def test_greedy_survey_matches_the_separate_scans():
 def test_meld_sizes_are_kept_with_the_cards():
     """The melds table's M_SIZE column is each meld's naturals + deuces + jokers after the
     engine's own moves (a played deal), and melds_consistent_nb finds a wrong one."""
-    from canasta_sim.kernels import tasks
+    from canasta_sim.kernels.play import tasks
 
     from canasta_sim.runner import policy_table, prepare
 
@@ -190,7 +195,7 @@ def meld_shapes_by_definition(mn, held, deuces, jokers):
 
 
 def test_new_meld_shapes_walk_every_make_up_in_order():
-    """actions.next_meld_shape_nb, stepped from (-1, 0), visits exactly the make-ups the
+    """options.next_meld_shape_nb, stepped from (-1, 0), visits exactly the make-ups the
     definition lists, in its order, under every minimum of naturals and for every hand of
     up to eight naturals, four deuces and four jokers."""
     from scenario import Position
@@ -205,10 +210,10 @@ def test_new_meld_shapes_walk_every_make_up_in_order():
                     hand = np.zeros(NKINDS, np.int64)
                     hand[rank], hand[DEUCE], hand[JOKER] = held, deuces, jokers
                     shapes = []
-                    nat, de, jo = actions.next_meld_shape_nb(rules, hand, rank, -1, 0)
+                    nat, de, jo = options.next_meld_shape_nb(rules, hand, rank, -1, 0)
                     while nat >= 0:
                         shapes.append((nat, de, jo))
-                        nat, de, jo = actions.next_meld_shape_nb(rules, hand, rank, nat, de)
+                        nat, de, jo = options.next_meld_shape_nb(rules, hand, rank, nat, de)
                     assert shapes == meld_shapes_by_definition(mn, held, deuces, jokers), \
                         (mn, held, deuces, jokers)
                     walked += len(shapes)
@@ -216,11 +221,11 @@ def test_new_meld_shapes_walk_every_make_up_in_order():
 
 
 def test_bit_walks_visit_the_set_bits_in_order():
-    """kernels/bits.py: walking a rank bitmask by lowest_bit_nb visits its set bits lowest
+    """kernels/game/bits.py: walking a rank bitmask by lowest_bit_nb visits its set bits lowest
     first, by highest_bit_nb highest first, and bit_count_nb counts them, for every mask of
     the sixteen meld kinds and for the top bit of an int64."""
     import numba
-    from canasta_sim.kernels.bits import bit_count_nb, highest_bit_nb, lowest_bit_nb
+    from canasta_sim.kernels.game.bits import bit_count_nb, highest_bit_nb, lowest_bit_nb
 
     @numba.njit
     def count(mask):
@@ -261,14 +266,14 @@ def test_no_plan_after_a_yes_means_no_plan_in_the_first_option_list():
             seat = i % 4
             pos.begin(seat)
         hands, melds, _, pile, st, seatv, _, _, ws, _ = pos.S
-        n_full = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
+        n_full = options.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
                                          False, False, pos.opts, pos.plan, ws)
         full = pos.opts[:n_full].copy()
-        with_plans += bool((full[:, 0] == actions.OPT_GO_OUT).any())
-        if actions.can_go_out_if_yes_nb(pos.nb, st, seatv, hands[seat], melds, seat, pos.plan,
+        with_plans += bool((full[:, 0] == options.OPT_GO_OUT).any())
+        if options.can_go_out_if_yes_nb(pos.nb, st, seatv, hands[seat], melds, seat, pos.plan,
                                         ws):
             continue
-        n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
+        n = options.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
                                     True, pos.opts, pos.plan, ws)
         assert (pos.opts[:n] == full).all() and n == n_full, (rules, i)
         checked += 1
@@ -323,7 +328,7 @@ def _max_extra_count_by_rank(nb, hand, melds, side):
 def test_max_extra_count_walks_the_rank_masks_as_the_rank_loop():
     """reach.max_extra_count_nb (which walks a mask per case of rank) gives what the rank by
     rank definition gives, on random hands and melds, under the knobs it reads."""
-    from canasta_sim.kernels import reach
+    from canasta_sim.kernels.game import reach
     from scenario import Position
 
     variants = ("classic", "classic(min_naturals_per_meld=1)",
@@ -350,10 +355,10 @@ def test_max_extra_count_walks_the_rank_masks_as_the_rank_loop():
 
 
 def test_shuffle_draws_one_rand_below_per_card_from_the_deck_stream():
-    """setup.shuffle_nb (the stream's state stepped in a local) is the Fisher-Yates shuffle
+    """deal.shuffle_nb (the stream's state stepped in a local) is the Fisher-Yates shuffle
     that draws rng.rand_below_nb(deck stream, i + 1) for i = n-1 .. 1, and leaves the stream
     where those draws leave it."""
-    from canasta_sim.kernels import setup
+    from canasta_sim.kernels.game import deal
 
     for deal in range(40):
         streams = np.zeros(rng.NSTREAMS, np.uint64)
@@ -364,6 +369,6 @@ def test_shuffle_draws_one_rand_below_per_card_from_the_deck_stream():
         for i in range(n - 1, 0, -1):
             j = rng.rand_below_nb(reference, rng.STREAM_DECK, i + 1)
             expected[i], expected[j] = expected[j], expected[i]
-        setup.shuffle_nb(deck, n, streams)
+        deal.shuffle_nb(deck, n, streams)
         assert (deck == expected).all(), deal
         assert (streams == reference).all(), deal

@@ -1,18 +1,20 @@
-"""The scripted policies do what their documentation (kernels/policies.py) says."""
+"""The scripted policies do what their documentation (kernels/players/greedy.py) says."""
 import numpy as np
 import pytest
-from canasta_sim.kernels import actions, policies, state
-from canasta_sim.kernels.cards import DEUCE, JOKER, TOKEN_TO_KIND
+from canasta_sim.kernels.game import options
+from canasta_sim.kernels.players import greedy
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game.cards import DEUCE, JOKER, TOKEN_TO_KIND
 from scenario import Position, random_position
 
 
 def single_card_form(kind, rank, nat, de, jo, opts):
     """The option row of the full list that a greedy (multi-card) step extends."""
-    if kind == actions.OPT_NEW:
+    if kind == options.OPT_NEW:
         return (kind, rank, 3, 0, 0) if de + jo == 0 else (kind, rank, 2, de, jo)
-    if kind == actions.OPT_ADD:
+    if kind == options.OPT_ADD:
         return (kind, rank, rank if nat else DEUCE if de else JOKER, 0, 0)
-    if kind == actions.OPT_GO_OUT:
+    if kind == options.OPT_GO_OUT:
         return next(tuple(int(x) for x in row) for row in opts
                     if row[0] == kind and row[1] == rank)
     return (kind, 0, 0, 0, 0)
@@ -20,9 +22,9 @@ def single_card_form(kind, rank, nat, de, jo, opts):
 
 def greedy_step_and_options(pos, seat=0):
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = pos.S
-    step = policies.greedy_meld_step_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
+    step = greedy.greedy_meld_step_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
                                         False, pos.plan, ws)
-    n = actions.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
+    n = options.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
                                 False, pos.opts, pos.plan, ws)
     return step, pos.opts[:n].copy()
 
@@ -48,9 +50,9 @@ def test_greedy_meld_step_is_a_best_scored_legal_option(scores):
         form = single_card_form(kind, rank, nat, de, jo, opts)
         assert form in forms, (seed, kind, rank)
         melds = pos.S[1]
-        side_scores = [policies.greedy_option_score_nb(pos.nb, 1, row, melds, 0) for row in opts]
+        side_scores = [greedy.greedy_option_score_nb(pos.nb, 1, row, melds, 0) for row in opts]
         chosen = np.array(form)
-        assert policies.greedy_option_score_nb(pos.nb, 1, chosen, melds, 0) \
+        assert greedy.greedy_option_score_nb(pos.nb, 1, chosen, melds, 0) \
             == max(side_scores), (seed, kind, rank, opts)
         checked += 1
     assert checked > 200
@@ -63,7 +65,7 @@ def test_greedy_take_is_the_best_legal_take():
         pos, _, _ = random_position(seed, "greedy")
         hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = pos.S
         options = pos.take_options(0)
-        k, d, j = policies.greedy_take_nb(pos.nb, st, seatv, sidev, hands[0], melds, pile, 0,
+        k, d, j = greedy.greedy_take_nb(pos.nb, st, seatv, sidev, hands[0], melds, pile, 0,
                                           pos.plan, ws)
         if not options:
             assert k == -1
@@ -77,8 +79,8 @@ def test_greedy_take_is_the_best_legal_take():
 
 def greedy_discard(pos, seat=0):
     hands, melds = pos.S[0], pos.S[1]
-    n = actions.discard_options_nb(hands[seat], pos.opts)
-    i = policies.decide_nb(pos.nb, 1, pos.params[seat], actions.DEC_DISCARD, pos.opts, n,
+    n = options.discard_options_nb(hands[seat], pos.opts)
+    i = greedy.decide_nb(pos.nb, 1, pos.params[seat], options.DEC_DISCARD, pos.opts, n,
                            hands[seat], melds, 0, pos.S[7], 2, pos.S[8][10])
     return int(pos.opts[i, 1])
 
@@ -108,23 +110,23 @@ def test_greedy_keeps_cards_of_its_melded_ranks():
 def test_greedy_goes_out_when_it_can():
     pos = Position().meld(0, "9", "9 9 9 9 9 9 9").hand(0, "K K K 5").begin(0)
     (kind, *_), _ = greedy_step_and_options(pos)
-    assert kind == actions.OPT_GO_OUT
+    assert kind == options.OPT_GO_OUT
 
 
 def test_greedy_spends_a_wild_card_only_to_complete_a_canasta():
     pos = Position().meld(0, "9", "9 9 9 9 9").meld(0, "8", "8 8 8 8 8 8") \
         .hand(0, "2 K Q 5 4").begin(0)
     (kind, rank, nat, de, jo), _ = greedy_step_and_options(pos)
-    assert (kind, rank, de) == (actions.OPT_ADD, TOKEN_TO_KIND["8"], 1)
+    assert (kind, rank, de) == (options.OPT_ADD, TOKEN_TO_KIND["8"], 1)
     pos = Position().meld(0, "9", "9 9 9 9 9").hand(0, "2 K Q 5 4").begin(0)
     (kind, *_), _ = greedy_step_and_options(pos)
-    assert kind == actions.OPT_STOP
+    assert kind == options.OPT_STOP
 
 
 def test_greedy_melds_the_initial_minimum_at_once():
     pos = Position().hand(0, "A A A K K K 5 6 7 3s").begin(0)
     (kind, rank, nat, de, jo), _ = greedy_step_and_options(pos)
-    assert (kind, rank, nat) == (actions.OPT_NEW, TOKEN_TO_KIND["A"], 3)
+    assert (kind, rank, nat) == (options.OPT_NEW, TOKEN_TO_KIND["A"], 3)
 
 
 def test_random_is_uniform_over_the_options():
@@ -132,10 +134,10 @@ def test_random_is_uniform_over_the_options():
     pos = Position()
     n = 5
     counts = np.zeros(n, int)
-    from canasta_sim.kernels.rng import seed_streams_nb
+    from canasta_sim.kernels.game.rng import seed_streams_nb
     seed_streams_nb(pos.S[7], 3, 0)
     for _ in range(20000):
-        counts[policies.decide_nb(pos.nb, 0, pos.params[0], actions.DEC_MELD, pos.opts, n,
+        counts[greedy.decide_nb(pos.nb, 0, pos.params[0], options.DEC_MELD, pos.opts, n,
                                   pos.S[0][0], pos.S[1], 0, pos.S[7], 2, pos.S[8][10])] += 1
     expected = 20000 / n
     chi2 = ((counts - expected) ** 2 / expected).sum()

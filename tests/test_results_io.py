@@ -5,7 +5,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from canasta_sim.kernels import layout
+from canasta_sim.kernels.game import layout
 
 from canasta_sim import _cache, runner
 from canasta_sim.errors import BadInput
@@ -131,7 +131,7 @@ def test_cache_dir_follows_kernel_sources(tmp_path, monkeypatch):
     assert _cache.numba_cache_dir().parent == tmp_path / "mine"
 
 
-# --- with the engine (needs kernels/engine.py) ---------------------------------------------
+# --- with the engine (needs kernels/play/turn.py) ---------------------------------------------
 
 def test_chunk_size_never_changes_results():
     a = runner.simulate(30, seed=5, chunk_size=7)

@@ -8,9 +8,9 @@ from collections import Counter
 
 import naive
 import pytest
-from canasta_sim.kernels import state
-from canasta_sim.kernels.cards import TOKENS
-from canasta_sim.kernels.setup import deal_nb
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game.cards import TOKENS
+from canasta_sim.kernels.game.deal import deal_nb
 from rules_replay import by_rule, replayed, traced
 from scenario import Position
 
@@ -41,7 +41,7 @@ def test_R1_sides_are_opposite_seats():
         assert start["seats"] == 4 and start["sides"] == [[0, 2], [1, 3]]   # R1
     # a red three laid by seat 2 counts for side 0, seat 3 for side 1
     p = Position().hand(2, "3h K").hand(3, "3d 3h Q").stock("9 9 9 9")
-    from canasta_sim.kernels.setup import place_red3s_nb
+    from canasta_sim.kernels.game.deal import place_red3s_nb
     for seat in (2, 3):
         place_red3s_nb(p.S, p.buf, seat, 0)
     assert p.S[6][0, state.SIDE_RED3] == 1 and p.S[6][1, state.SIDE_RED3] == 2   # R1

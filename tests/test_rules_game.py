@@ -1,15 +1,16 @@
 """Cumulative scores and the end of the game: RULES.md R5, R58-R60, worked examples T45-T46.
 
-The game loop lives in ``kernels/games.py``: cumulative scores (R58), the deal passing
+The game loop lives in ``kernels/play/deals.py``: cumulative scores (R58), the deal passing
 clockwise (R5), the game end (R59) and ties (R60).  Its end-of-game decision is checked
 against the reference ``naive.game_result``, and whole games are checked row by row.
 """
 import naive
 import numpy as np
 import pytest
-from canasta_sim.kernels import layout, state
-from canasta_sim.kernels.games import GAME_ON, game_over_nb
-from canasta_sim.kernels.tasks import play_deals_nb
+from canasta_sim.kernels.game import layout
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.play.deals import GAME_ON, game_over_nb
+from canasta_sim.kernels.play.tasks import play_deals_nb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_replay import traced

@@ -1,6 +1,6 @@
 """Going out: RULES.md R16, R17, R39-R44, worked examples T31-T35."""
 import naive
-from canasta_sim.kernels import state
+from canasta_sim.kernels.game import state
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import (
@@ -249,7 +249,7 @@ def test_R39_to_R41_going_out_matches_reference(hand, table, ratio, needed):
 def test_R44_going_out_plan_keeps_the_concealed_bonus():
     """The partner has six 5s; seat 0 never melded and holds 9x5, 2, 2, K K K, Q.  Both deuces
     on the nines (its own canasta) go out concealed; one on the partner's fives would not."""
-    from canasta_sim.kernels import state
+    from canasta_sim.kernels.game import state
     p = Position()
     p.meld(0, "5", "5 5 5 5 5 5").hand(0, "9 9 9 9 9 2 2 K K K Q").melded_before(2)
     p.begin(0)

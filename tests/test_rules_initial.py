@@ -7,7 +7,7 @@ where a policy still picks further take melds, any legal pick must satisfy the a
 """
 import naive
 import pytest
-from canasta_sim.kernels import state
+from canasta_sim.kernels.game import state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_helpers import go_out, new_meld_ranks, outcomes, side_melds, stop_ends, take
@@ -33,7 +33,7 @@ def test_T15_minimum_by_score(score, minimum):
 
 def test_R27_minimum_reaches_the_deal_from_scores_before():
     """A real deal started with cumulative scores uses the bracket of each side (R27)."""
-    from canasta_sim.kernels.setup import deal_nb
+    from canasta_sim.kernels.game.deal import deal_nb
 
     from canasta_sim.runner import prepare
     plan = prepare(1, 3, "classic", "greedy", [1600, -20])
@@ -139,7 +139,7 @@ def test_T20_joker_completes_the_count():
     done = 0
     for s in range(12):                     # whatever take melds the player then chooses
         p = build().policies("random")
-        from canasta_sim.kernels.rng import seed_streams_nb
+        from canasta_sim.kernels.game.rng import seed_streams_nb
         seed_streams_nb(p.S[7], 5, s)
         if take(p, 0, 2):
             melds = side_melds(p, 0)

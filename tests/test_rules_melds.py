@@ -8,7 +8,7 @@ import functools
 
 import naive
 import pytest
-from canasta_sim.kernels import state
+from canasta_sim.kernels.game import state
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import apply_step, outcomes, side_melds

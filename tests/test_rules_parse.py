@@ -2,7 +2,7 @@
 import dataclasses
 
 import pytest
-from canasta_sim.kernels import rules_nb
+from canasta_sim.kernels.game import rules_nb
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

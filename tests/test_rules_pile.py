@@ -5,7 +5,8 @@ hand that join the top card; an empty list means the pile cannot be taken.
 """
 import naive
 import pytest
-from canasta_sim.kernels import setup, state
+from canasta_sim.kernels.game import deal
+from canasta_sim.kernels.game import state
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import (
@@ -210,7 +211,7 @@ def test_T29_black_three_upcard():
 
 def test_T30_dealt_red_threes_are_replaced_repeatedly():
     p = Position().hand(0, "3h 3d K K Q 9 8 7 6 5 4").stock("3h 9 5 8")
-    setup.place_red3s_nb(p.S, p.buf, 0, 0)
+    deal.place_red3s_nb(p.S, p.buf, 0, 0)
     assert red3_of(p, 0) == 3                                           # R9
     assert hand_size(p, 0) == 11 and p.hand_of(0)["3r"] == 0            # R9
     assert stock_left(p) == 1                                           # three replacements

@@ -1,5 +1,6 @@
 """The end of the stock: RULES.md R13, R45-R50, worked examples T36-T37."""
-from canasta_sim.kernels import engine, state
+from canasta_sim.kernels.play import turn
+from canasta_sim.kernels.game import state
 from rules_helpers import (
     CANASTA,
     CONTINUE,
@@ -70,7 +71,7 @@ def test_T36_last_card_red_three_may_meld_knob():
 
 def test_T37_forced_take_after_the_stock():
     p = side0(**{"J": "J J J"}).hand(0, "5 6 7").pile("8 J").stock("")
-    assert engine.forced_take_due_nb(p.nb, p.S, 0)                      # R49 must take
+    assert turn.forced_take_due_nb(p.nb, p.S, 0)                      # R49 must take
     assert p.take_options(0) == [(0, 0, 0)]
     assert p.play_turn(0) == CONTINUE
     assert p.meld_of(0, "J") == (4, 0, 0) and len(pile_of(p)) == 1
@@ -78,7 +79,7 @@ def test_T37_forced_take_after_the_stock():
 
 def test_T37_frozen_pile_is_not_forced_and_no_take_ends_the_deal():
     p = side0(**{"J": "J J J"}).hand(0, "5 6 7").pile("2 8 J").stock("")
-    assert not engine.forced_take_due_nb(p.nb, p.S, 0)                  # R49 frozen: optional
+    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # R49 frozen: optional
     assert p.take_options(0) == []
     assert p.play_turn(0) == DEAL_OVER                                   # R49 the deal ends
     assert p.st[state.ST_END_REASON] == 1
@@ -88,15 +89,15 @@ def test_T37_frozen_pile_is_not_forced_and_no_take_ends_the_deal():
 def test_R49_forced_take_exceptions():
     # no meld of the top card's rank: not forced
     p = side0().hand(0, "J J 7").pile("8 J").stock("")
-    assert not engine.forced_take_due_nb(p.nb, p.S, 0)                  # R49
+    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # R49
     assert p.take_options(0)                                             # but allowed
     # R37: one card in hand, one card in the pile
     p = side0(**{"J": "J J J"}).hand(0, "5").pile("J").stock("")
-    assert not engine.forced_take_due_nb(p.nb, p.S, 0)                  # R49 + R37
+    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # R49 + R37
     # knob off: never forced
     p = side0("classic(empty_stock_forced_take=false)", **{"J": "J J J"}).hand(0, "5 6 7")
     p.pile("8 J").stock("")
-    assert not engine.forced_take_due_nb(p.nb, p.S, 0)                  # knob
+    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # knob
 
 
 def test_R49_no_draw_from_an_empty_stock():

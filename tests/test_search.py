@@ -1,14 +1,16 @@
-"""The search player (kernels/search.py, docs/search.md): its resampler of hidden cards, that
+"""The search player (kernels/play/search.py, docs/search.md): its resampler of hidden cards, that
 it leaves the real deal alone, that it decides from what its seat may know, and that its rows
 do not depend on threads or chunking."""
 import numpy as np
 import pytest
-from canasta_sim.kernels import search, state, tasks
-from canasta_sim.kernels.actions import DEC_DISCARD, DEC_DRAW
-from canasta_sim.kernels.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from canasta_sim.kernels.layout import COL_CHECK_FAILS, NCOLS, POLICY_SEARCH
-from canasta_sim.kernels.midgame import play_turn_traced_nb, play_until_nb
-from canasta_sim.kernels.tasks import play_deals_nb
+from canasta_sim.kernels.play import search
+from canasta_sim.kernels.game import state
+from canasta_sim.kernels.play import tasks
+from canasta_sim.kernels.game.options import DEC_DISCARD, DEC_DRAW
+from canasta_sim.kernels.game.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from canasta_sim.kernels.game.layout import COL_CHECK_FAILS, NCOLS, POLICY_SEARCH
+from canasta_sim.kernels.play.midgame import play_turn_traced_nb, play_until_nb
+from canasta_sim.kernels.play.tasks import play_deals_nb
 
 from canasta_sim import simulate
 from canasta_sim.fairness import information_check, rearrange_hidden

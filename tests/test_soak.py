@@ -4,9 +4,9 @@ melds, pile, stock and red-three areas hold exactly the deck, R2), then sanity f
 every result row."""
 import numpy as np
 import pytest
-from canasta_sim.kernels import layout
-from canasta_sim.kernels.state import red3_points_nb
-from canasta_sim.kernels.tasks import play_deals_nb
+from canasta_sim.kernels.game import layout
+from canasta_sim.kernels.game.state import red3_points_nb
+from canasta_sim.kernels.play.tasks import play_deals_nb
 
 from canasta_sim.rules import PRESETS
 from canasta_sim.runner import prepare

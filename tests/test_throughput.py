@@ -157,14 +157,14 @@ def test_audit_catches_a_tampered_trace():
 
 def test_one_compilation_serves_every_rule_set_and_policy():
     """Rule sets and policies are arguments: every variant, deals and games alike, runs on one
-    machine-code version of the one entry kernel (kernels/tasks.py; checked in a fresh
+    machine-code version of the one entry kernel (kernels/play/tasks.py; checked in a fresh
     process, so no other test adds signatures)."""
     import subprocess
     import sys
 
     code = """
 import canasta_sim
-from canasta_sim.kernels.tasks import run_task_nb
+from canasta_sim.kernels.play.tasks import run_task_nb
 for rules in ['classic', 'two-player', 'three-player', 'six-player', 'six-player-3x2',
               'seed-a(black3_card_value=100)']:
     for policies in ['greedy', 'random']:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from canasta_sim.kernels import layout
+from canasta_sim.kernels.game import layout
 from click.testing import CliRunner
 
 from canasta_sim.cli import cli
@@ -111,7 +111,7 @@ def test_the_view_agrees_with_itself_and_writing_into_options_changes_nothing():
 
 
 def test_cards_are_conserved_with_a_user_policy():
-    from canasta_sim.kernels.tasks import play_deals_nb
+    from canasta_sim.kernels.play.tasks import play_deals_nb
     plan = prepare(300, 8, "classic", f"{EXAMPLE}:pile_hungry")
     out = np.zeros((300, layout.NCOLS), np.int64)
     from canasta_sim.runner import policy_table
@@ -248,7 +248,7 @@ def test_check_policy_reports_a_raise_with_the_python_exception():
 
 def test_the_information_check_fails_when_the_seat_sees_hidden_cards(monkeypatch):
     """Rearranging also the seat's own hand changes its play: the check must say so."""
-    from canasta_sim.kernels import state
+    from canasta_sim.kernels.game import state
 
     from canasta_sim import fairness
 

@@ -80,7 +80,7 @@ def start_shard(plans: ArmPlans, key: ShardKey, pool=None) -> list:
         else:
             import numpy as np
 
-            from canasta_sim.kernels import layout
+            from canasta_sim.kernels.game import layout
 
             out = np.zeros((key.count, layout.NCOLS), dtype=np.int64)
             runner.play_range(plan, key.first, out)

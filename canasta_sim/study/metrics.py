@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from canasta_sim.kernels import layout
+from canasta_sim.kernels.game import layout
 
 DEAL_SCALARS = ("turns", "stock_left", "upcards_turned", "concealed")
 DERIVED = ("score_diff", "went_out", "first_player_advantage", "first_player_wins_deal")

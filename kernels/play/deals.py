@@ -8,9 +8,9 @@ an exact tie at the top plays another deal or ends in a draw by ``tie_policy`` (
 """
 import numpy as np
 
-from .engine import MAX_TURNS, score_deal_nb
-from .jit import kernel, level
-from .layout import (
+from .turn import MAX_TURNS, score_deal_nb
+from ..jit import kernel, level
+from ..game.layout import (
     COL_DEALER,
     D_CUM_BEFORE,
     D_DEAL_IN_GAME,
@@ -32,12 +32,12 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .rules_nb import Tie
+from ..game.rules_nb import Tie
 from .search import play_table_turns_nb
-from .setup import deal_nb
-from .state import ST_CHECK_FAILS, ST_DEALER, ST_END_REASON, ST_NSEATS
-from .trace_buf import ev_simple_nb
-from .user import user_failed_nb
+from ..game.deal import deal_nb
+from ..game.state import ST_CHECK_FAILS, ST_DEALER, ST_END_REASON, ST_NSEATS
+from ..game.trace_events import ev_simple_nb
+from ..players.user import user_failed_nb
 
 GAME_ON = -1                                      # game_over_nb: the game goes on
 
@@ -113,7 +113,7 @@ def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_r
             cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]   # R58
         k += 1
         if user_failed_nb(pol, game * GAME_STRIDE + k - 1):
-            break                           # the Python face raises (kernels/user.py)
+            break                           # the Python face raises (kernels/players/user.py)
         ended, winner = game_over_nb(rules, cum)
     if ended == GAME_ON:
         ended = GAME_CUT

@@ -13,7 +13,7 @@ At a searched decision the seat lists a few candidates -- the blueprint's own ch
   going-out choice for the meld phase (``state.OUT_*``): expert's own, going out now, asking
   the partner (R42) and holding on, less the one expert's own play is
   (:func:`out_candidates_nb`).  The choice is played by setting ``ST_TURN_OUT_CHOICE``, which
-  expert's going-out wish and question obey for the rest of the turn (kernels/club.py).
+  expert's going-out wish and question obey for the rest of the turn (kernels/players/club.py).
 
 Each candidate is played on ``determinizations`` times: the deal is copied into the scratch
 state (:func:`copy_state_nb`), the cards hidden from the seat are dealt again at random
@@ -35,22 +35,22 @@ of the same numba types as a deal state, so rollouts run the engine's one compil
 """
 import numpy as np
 
-from .actions import (
+from ..game.options import (
     DEC_ASK,
     DEC_DISCARD,
     DEC_DRAW,
     can_go_out_if_yes_nb,
     discard_options_nb,
 )
-from .cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import (
+from ..game.cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
+from ..players.club import (
     P_MIN_PILE_TAKE,
     asks_partner_nb,
     club_discard_nb,
     count_unseen_nb,
     go_out_wanted_nb,
 )
-from .engine import (
+from .turn import (
     CONTINUE,
     DEAL_OVER,
     DRAW_ONLY,
@@ -67,8 +67,8 @@ from .engine import (
     play_turns_nb,
     score_deal_nb,
 )
-from .jit import entry, kernel, level, one_step
-from .layout import (
+from ..jit import entry, kernel, level, one_step
+from ..game.layout import (
     MAX_CARDS,
     MAX_SEATS,
     MAX_SIDES,
@@ -80,12 +80,12 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .plans import has_partner_nb
-from .policies import greedy_take_nb
-from .rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb
-from .rules_nb import Ask, Red3Timing
-from .setup import shuffle_nb
-from .state import (
+from ..game.plans import has_partner_nb
+from ..players.greedy import greedy_take_nb
+from ..game.rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb
+from ..game.rules_nb import Ask, Red3Timing
+from ..game.deal import shuffle_nb
+from ..game.state import (
     M_COLS,
     NSEATV,
     NSIDEV,

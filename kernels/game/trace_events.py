@@ -5,7 +5,7 @@ set; ``canasta_sim.trace`` turns the buffer into TRACE.md JSON lines.  Event
 layout: ``[code, seat, a, b, n, c_1..c_n]`` (see ``layout.EV_*``).  A full
 buffer sets ``ST_TRACE_OVERFLOW`` instead of writing past its end.
 """
-from .jit import kernel
+from ..jit import kernel
 from .layout import EV_HEADER
 from .state import ST_TRACE_ON, ST_TRACE_OVERFLOW, ST_TRACE_POS
 

@@ -9,13 +9,13 @@ An option is offered if and only if the rules allow it and a legal end of the tu
 still reachable after it (:func:`turn_completable_nb`).  Meld-phase choices are atomic
 steps (a new meld of the smallest legal size, one card added to a meld), so that
 ``random`` can be uniform over them and every meld event of a trace is legal on its own;
-going out is one option per scoring state, listed by ``kernels/plans.py``.
+going out is one option per scoring state, listed by ``kernels/game/plans.py``.
 """
 import numpy as np
 
 from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from .jit import kernel, one_step
+from ..jit import kernel, one_step
 from .layout import EV_MELD
 from .plans import (
     PLAN_META,
@@ -52,14 +52,14 @@ from .state import (
     row_total_nb,
     side_of_nb,
 )
-from .trace_buf import ev_begin_nb, ev_push_nb
+from .trace_events import ev_begin_nb, ev_push_nb
 
 MAX_OPTS = 1280    # the most pile takes there can be: 13 x 13 x 7 (three packs, no wild limit)
 
 OPT_STOP = 0        # end the meld phase (or the take melds)
 OPT_NEW = 1         # a: rank, b: naturals, c: deuces, d: jokers of a new meld from the hand
 OPT_ADD = 2         # a: rank, b: card kind added to the side's meld of that rank
-OPT_GO_OUT = 3      # a: index of a going-out plan (kernels/plans.py), b: its discard or -1,
+OPT_GO_OUT = 3      # a: index of a going-out plan (kernels/game/plans.py), b: its discard or -1,
                     # d: its score for the side
 OPT_DRAW = 4        # draw from the stock (R12 a)
 OPT_TAKE = 5        # take the pile: a naturals, b deuces, c jokers from the hand join the top card
@@ -109,7 +109,7 @@ def must_go_out_nb(st):
 
 @kernel
 def can_go_out_nb(rules, st, seatv, hand_row, melds, seat, plans, ws):
-    """Is there a going-out plan now (kernels/plans.py), counting its cards toward an unmet
+    """Is there a going-out plan now (kernels/game/plans.py), counting its cards toward an unmet
     minimum only in a draw turn (R28, R35)?"""
     return go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0, True,
                            True, plans, ws) > 0

@@ -19,7 +19,7 @@ import numpy as np
 
 from .bits import bit_count_nb, lowest_bit_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from .jit import kernel, one_step
+from ..jit import kernel, one_step
 from .rules_nb import Ask
 from .state import (
     M_DEUCE,

@@ -6,7 +6,7 @@ array, so results never depend on threads, batch sizes or machines.
 """
 import numpy as np
 
-from .jit import kernel
+from ..jit import kernel
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -51,7 +51,7 @@ cards are melded or discarded).  It never reads another hand or the stock.
 """
 import numpy as np
 
-from .actions import (
+from ..game.options import (
     DEC_ASK,
     DEC_DISCARD,
     OPT_ADD,
@@ -66,20 +66,20 @@ from .actions import (
     step_legal_nb,
     stop_legal_nb,
 )
-from .bits import highest_bit_nb, lowest_bit_nb
-from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from .jit import kernel, one_step
-from .layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
-from .plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
-from .policies import (
+from ..game.bits import highest_bit_nb, lowest_bit_nb
+from ..game.cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from ..jit import kernel, one_step
+from ..game.layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
+from ..game.plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
+from .greedy import (
     greedy_forced_step_nb,
     greedy_pair_meld_nb,
     greedy_ranks_nb,
     greedy_take_nb,
     greedy_wild_add_nb,
 )
-from .rules_nb import Ask
-from .state import (
+from ..game.rules_nb import Ask
+from ..game.state import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
@@ -516,7 +516,7 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
                       planning, plans):
     """The club player's next meld step, found by walking the legal steps in its order of
     preference and taking the first: go out (if :func:`go_out_wanted_nb`, or if the turn must
-    end by going out), with the plan of the highest score for its side (kernels/plans.py);
+    end by going out), with the plan of the highest score for its side (kernels/game/plans.py);
     a new meld of all the naturals of a rank held three or more times (highest rank first);
     all the naturals of a rank its side has melded; a wild card that completes a canasta;
     with a spare wild card, a new meld of a pair and a wild card, or (not ``careful``) a
@@ -594,7 +594,7 @@ def wish_matters_nb(policy, out_open, melds_open, pairs, spare):
 
 @kernel
 def club_best_plan_nb(rules, st, seatv, hand_row, melds, seat, plans, ws):
-    """List the going-out plans (kernels/plans.py) and return the index of the one of the
+    """List the going-out plans (kernels/game/plans.py) and return the index of the one of the
     highest score for the side, or -1 if there is none."""
     n_out = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
                             True, False, plans, ws)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS
-from .jit import kernel
+from ..jit import kernel
 from .state import (
     M_NAT,
     WS_PAIR_NEED,

@@ -36,13 +36,13 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .actions import MAX_OPTS
-from .cards import NKINDS
+from ..game.options import MAX_OPTS
+from ..game.cards import NKINDS
 from .club import count_unseen_nb
-from .jit import kernel
-from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
-from .rng import STREAM_POLICY, next_u64_nb
-from .state import (
+from ..jit import kernel
+from ..game.layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
+from ..game.rng import STREAM_POLICY, next_u64_nb
+from ..game.state import (
     M_DEUCE,
     M_JOKER,
     M_NAT,

@@ -4,7 +4,7 @@ Each entry kernel called from Python is optimized and emitted as machine code wi
 whole turn's code linked in (kernels/jit.py), about 11 s of a cold compile each; the six
 tasks below used to be six entry kernels.  They are now one, chosen by ``task``, and the
 Python functions at the end of this module (:func:`play_deals_nb`, :func:`trace_deal_nb`,
-:func:`play_games_nb`, :func:`out_choice_entry_nb`; kernels/midgame.py's two steps) call it
+:func:`play_games_nb`, :func:`out_choice_entry_nb`; kernels/play/midgame.py's two steps) call it
 through :func:`run` with the arguments and results those entry kernels had.
 
 Every task gets the same argument types (unused ones are small dummies of the right type),
@@ -12,15 +12,15 @@ so the kernel compiles once.  It returns two ints; what they mean depends on the
 """
 import numpy as np
 
-from .actions import MAX_OPTS
-from .cards import MELD_KINDS
-from .engine import DRAW_ONLY, MELD_ONLY, play_turns_nb
-from .games import deal_for_play_nb, play_deal_nb, play_game_nb
-from .jit import entry, level
-from .layout import MAX_GAME_DEALS, MAX_SIDES, NCOLS
-from .plans import MAX_PLANS
+from ..game.options import MAX_OPTS
+from ..game.cards import MELD_KINDS
+from .turn import DRAW_ONLY, MELD_ONLY, play_turns_nb
+from .deals import deal_for_play_nb, play_deal_nb, play_game_nb
+from ..jit import entry, level
+from ..game.layout import MAX_GAME_DEALS, MAX_SIDES, NCOLS
+from ..game.plans import MAX_PLANS
 from .search import out_candidates_nb, out_open_nb, play_table_turns_nb
-from .state import (
+from ..game.state import (
     ST_CHECK_ON,
     ST_TRACE_ON,
     ST_TRACE_OVERFLOW,
@@ -29,7 +29,7 @@ from .state import (
     new_state,
     rules_record_nb,
 )
-from .user import user_failed_nb
+from ..players.user import user_failed_nb
 
 TASK_DEALS = 0        # deals first .. first + len(rows) - 1, a row each; flag: check cards
 TASK_TRACE = 1        # deal ``first`` traced into buf, row rows[0]; flag: log decisions
@@ -74,7 +74,7 @@ def deals_task_nb(rules, S, buf, seed, first, pol, params, scores_before, rows, 
         play_deal_nb(rules, S, buf, seed, first + i, -1, pol, params, scores_before, opts,
                      plan, rows[i])
         if user_failed_nb(pol, first + i):
-            return i + 1                      # the Python face raises (kernels/user.py)
+            return i + 1                      # the Python face raises (kernels/players/user.py)
     return rows.shape[0]
 
 
@@ -172,7 +172,7 @@ def play_deals_nb(rules, seed, first_deal, out, pol, params, scores_before, chec
 def trace_deal_nb(rules, seed, deal, dealer, pol, params, scores_before, row, buf, decisions):
     """Play one deal with the trace on; returns the number of ints written to ``buf``
     (row[COL_TRACE_OVERFLOW] = 1 if ``buf`` was too small).  ``dealer`` -1 draws the dealer
-    as :func:`play_deals_nb` does; a seat sets it (a deal of a game, kernels/games.py, whose
+    as :func:`play_deals_nb` does; a seat sets it (a deal of a game, kernels/play/deals.py, whose
     ``scores_before`` are the sides' cumulative scores).  ``decisions`` = 1 also logs every
     listed decision (``log_decision_nb``), for the move-generation tests."""
     return run(TASK_TRACE, rules, pol, params, seed=seed, first=deal, dealer=dealer,

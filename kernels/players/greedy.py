@@ -22,7 +22,7 @@ size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
 """
 import numpy as np
 
-from .actions import (
+from ..game.options import (
     DEC_DISCARD,
     OPT_ADD,
     OPT_ASK,
@@ -43,19 +43,19 @@ from .actions import (
     take_legal_nb,
     take_method_ok_nb,
 )
-from .bits import bit_count_nb, highest_bit_nb, lowest_bit_nb
-from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
-from .jit import kernel, one_step
-from .layout import POLICY_GREEDY, POLICY_RANDOM
-from .plans import (
+from ..game.bits import bit_count_nb, highest_bit_nb, lowest_bit_nb
+from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
+from ..jit import kernel, one_step
+from ..game.layout import POLICY_GREEDY, POLICY_RANDOM
+from ..game.plans import (
     best_plan_nb,
     go_out_plans_nb,
     stray_black_threes_nb,
     survey_rules_out_nb,
 )
-from .rng import rand_below_nb
-from .rules_nb import Ask
-from .state import (
+from ..game.rng import rand_below_nb
+from ..game.rules_nb import Ask
+from ..game.state import (
     ST_TURN_LAST_RED3,
     ST_TURN_TAKE,
     card_value_nb,
@@ -109,7 +109,7 @@ def greedy_option_score_nb(rules, decision, opt, melds, side):
     if kind == OPT_TAKE:
         return 1000 + 10 * opt[1] - 3 * (opt[2] + opt[3])
     if kind == OPT_GO_OUT:
-        return GO_OUT_SCORE + opt[4]                      # the plan's score (kernels/plans.py)
+        return GO_OUT_SCORE + opt[4]                      # the plan's score (kernels/game/plans.py)
     if kind == OPT_NEW:
         if opt[3] + opt[4] == 0:
             return 600 + card_value_nb(rules, opt[1])
@@ -181,7 +181,7 @@ def greedy_discard_nb(rules, hand_row, melds, side):
 def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning, plans, ws):
     """``greedy``'s next meld step, found by walking the legal steps in its order of
     preference (the same order :func:`greedy_option_score_nb` gives): go out, with the plan
-    of the highest score for its side (kernels/plans.py); a new meld of all the naturals of a
+    of the highest score for its side (kernels/game/plans.py); a new meld of all the naturals of a
     rank held three or more times (highest value first); all the naturals of a rank it has
     melded; a wild card that completes a canasta; a new meld of a pair and a wild card
     (deuce before joker); stop; and, only when stopping is illegal, any other legal step.

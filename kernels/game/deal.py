@@ -1,6 +1,6 @@
 """Dealing a deal: deck, shuffle, deal, dealt red threes, upcard (R2, R5-R10)."""
 from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
-from .jit import kernel
+from ..jit import kernel
 from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
 from .rng import (
     GOLDEN,
@@ -32,7 +32,7 @@ from .state import (
     initial_minimum_nb,
     side_of_nb,
 )
-from .trace_buf import ev_begin_nb, ev_push_nb
+from .trace_events import ev_begin_nb, ev_push_nb
 
 
 @kernel

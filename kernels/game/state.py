@@ -24,7 +24,7 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 import numpy as np
 
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .jit import entry, kernel, one_step
+from ..jit import entry, kernel, one_step
 from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from .rng import NSTREAMS
 from .rules_nb import CoverSet, RulesNb, WildRatio
@@ -65,14 +65,14 @@ ST_TURN_DISCARDED = 23   # 1 if the turn ended with a discard
 ST_TRACE_ON = 24
 ST_TRACE_POS = 25
 ST_TRACE_OVERFLOW = 26
-ST_TURN_OUT_CHOICE = 27  # OUT_*: the search player's going-out choice this turn (kernels/search.py)
+ST_TURN_OUT_CHOICE = 27  # OUT_*: the search player's going-out choice this turn (kernels/play/search.py)
 ST_TURN_MIN = 28         # the minimum the turn's initial meld must reach (R27)
 ST_CHECK_ON = 29         # 1: check card conservation after every turn
 ST_CHECK_FAILS = 30      # turns after which conservation failed
 NST = 32
 
 # ST_TURN_OUT_CHOICE values: how a club player's going-out wish and question are decided this
-# turn (kernels/club.py go_out_wanted_nb, asks_partner_nb).  Only the search player sets one
+# turn (kernels/players/club.py go_out_wanted_nb, asks_partner_nb).  Only the search player sets one
 # other than OUT_OWN; every turn begins with OUT_OWN (engine.begin_turn_nb).
 OUT_OWN = 0     # by the player's own reasons
 OUT_NOW = 1     # wants out all this meld phase; does not ask
@@ -112,9 +112,9 @@ WS_SCORES = 10       # policies: one score per option (MAX_OPTS wide)
 WS_CHECK_HAVE = 11   # cards_conserved_nb
 WS_CHECK_WANT = 12   # cards_conserved_nb
 WS_UNSEEN = 13       # club players: cards of each kind the deciding seat has not seen
-WS_USER_VIEW = 14    # user policies (kernels/user.py): the seat's view
+WS_USER_VIEW = 14    # user policies (kernels/players/user.py): the seat's view
 WS_USER_OPTS = 15    # ... and a copy of the options, five ints each, across 5 rows
-WS_SEARCH = 20       # kernels/search.py: rows from here hold the search player's scratch
+WS_SEARCH = 20       # kernels/play/search.py: rows from here hold the search player's scratch
                      # deal state and its tables (search.SEARCH_ROWS of them)
 WS_ROWS = 56
 WS_COLS = 1280      # = actions.MAX_OPTS: WS_SCORES holds one score per option

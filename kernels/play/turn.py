@@ -1,13 +1,13 @@
 """Playing deals: the turn loop (R10-R17, R31-R50), scoring (R51-R57) and the entry kernels.
 
-A whole deal (kernels/games.py's ``play_deal_nb``, traced or not: the very same code, so a
+A whole deal (kernels/play/deals.py's ``play_deal_nb``, traced or not: the very same code, so a
 trace is what the engine did) deals, then plays turns through :func:`play_turns_nb` (by way
 of the search player's ``search.play_table_turns_nb``); :func:`deal_only_nb` is the
 benchmarks' floor.
 """
 import numpy as np
 
-from .actions import (
+from ..game.options import (
     DEC_ANSWER,
     DEC_ASK,
     DEC_DISCARD,
@@ -35,9 +35,9 @@ from .actions import (
     take_options_nb,
     take_plan_open_nb,
 )
-from .bits import bit_count_nb
-from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
-from .club import (
+from ..game.bits import bit_count_nb
+from ..game.cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
+from ..players.club import (
     club_decide_nb,
     club_discard_card_nb,
     club_discard_nb,
@@ -46,8 +46,8 @@ from .club import (
     is_club_nb,
     never_asks_nb,
 )
-from .jit import entry, kernel, one_step, turn_step
-from .layout import (
+from ..jit import entry, kernel, one_step, turn_step
+from ..game.layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
     COL_DEALER,
@@ -87,18 +87,18 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .plans import PLAN_META, concealment_open_nb, has_partner_nb
-from .policies import (
+from ..game.plans import PLAN_META, concealment_open_nb, has_partner_nb
+from ..players.greedy import (
     decide_nb,
     greedy_discard_nb,
     greedy_meld_step_nb,
     greedy_take_nb,
     random_discard_nb,
 )
-from .rng import STREAM_POLICY
-from .rules_nb import Ask, Red3Requires, Red3Timing
-from .setup import deal_nb, draw_card_nb, place_red3s_nb
-from .state import (
+from ..game.rng import STREAM_POLICY
+from ..game.rules_nb import Ask, Red3Requires, Red3Timing
+from ..game.deal import deal_nb, draw_card_nb, place_red3s_nb
+from ..game.state import (
     M_COLS,
     M_DEUCE,
     M_JOKER,
@@ -167,14 +167,14 @@ from .state import (
     rules_record_nb,
     side_of_nb,
 )
-from .trace_buf import ev_begin_nb, ev_push_nb, ev_simple_nb
-from .user import user_decide_nb
+from ..game.trace_events import ev_begin_nb, ev_push_nb, ev_simple_nb
+from ..players.user import user_decide_nb
 
 CONTINUE = 0
 SAVE_KNOWN = 2 * NKINDS    # WS_SAVE_HAND columns from here: the seat's known cards
 DEAL_OVER = 1
 MAX_TURNS = 4000           # a safety net only: every deal ends far sooner
-# play_turns_nb: a ``turns`` below zero plays a part of ``seat``'s turn (kernels/search.py)
+# play_turns_nb: a ``turns`` below zero plays a part of ``seat``'s turn (kernels/play/search.py)
 DRAW_ONLY = -1             # its first-turn step and draw phase
 MELD_ONLY = -2             # its meld phase
 FROM_MELD = -3             # its meld and discard phases, then the deal to its end
@@ -567,8 +567,8 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 @turn_step
 def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan):
     """Index of the option ``seat``'s policy picks among ``opts[:n]``: the club players of
-    kernels/club.py, a user's policy (kernels/user.py), or random and greedy
-    (kernels/policies.py).  With decision logging on
+    kernels/players/club.py, a user's policy (kernels/players/user.py), or random and greedy
+    (kernels/players/greedy.py).  With decision logging on
     (``ST_TRACE_ON`` = 2) the list and the answer go into the trace buffer."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     if is_club_nb(pol[seat]) and decision == DEC_DISCARD:
@@ -591,7 +591,7 @@ def policy_decides_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan)
 def log_decision_nb(st, buf, seat, decision, chosen, opts, n, plan):
     """A decision event (never written to TRACE.md lines): the options, each as its five
     ints, a going-out option followed by its plan (``plan`` is the plans table,
-    kernels/plans.py: naturals, deuces, jokers per meld kind)."""
+    kernels/game/plans.py: naturals, deuces, jokers per meld kind)."""
     pos = ev_begin_nb(st, buf, EV_DECISION, seat, decision, chosen)
     for i in range(n):
         for c in range(5):
@@ -621,7 +621,7 @@ def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
 
 @kernel
 def execute_go_out_nb(rules, S, buf, seat, plans, p):
-    """Lay going-out plan ``p`` (kernels/plans.py) meld by meld, then discard (if it has a
+    """Lay going-out plan ``p`` (kernels/game/plans.py) meld by meld, then discard (if it has a
     discard) and go out (R39-R44)."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     plan = plans[p]
@@ -860,11 +860,11 @@ def score_side_nb(rules, S, side, out):
 def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     """Play up to ``turns`` turns clockwise from ``seat`` (fewer if the deal ends); returns
     the seat whose turn comes next, or -1 once the deal is over.  For the search player
-    (kernels/search.py) ``turns`` may name a part of ``seat``'s turn: DRAW_ONLY or MELD_ONLY
+    (kernels/play/search.py) ``turns`` may name a part of ``seat``'s turn: DRAW_ONLY or MELD_ONLY
     play that phase and return ``seat`` (or -1); FROM_MELD plays the turn on from its meld
     phase, then the deal to its end.  The turn's code is compiled once here, at one call
     site, and shared by every kernel that plays turns (whole deals, the search player,
-    kernels/midgame.py), with no call per turn."""
+    kernels/play/midgame.py), with no call per turn."""
     hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
     n = st[ST_NSEATS]
     part = turns == DRAW_ONLY or turns == MELD_ONLY

@@ -65,13 +65,13 @@ RED3_SOURCES = ("deal", "stock", "pile")
 # --- policies --------------------------------------------------------------------------------
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
-POLICY_CAREFUL = 2               # the club players of kernels/club.py
+POLICY_CAREFUL = 2               # the club players of kernels/players/club.py
 POLICY_RUSH = 3
 POLICY_BUILDER = 4
 POLICY_EXPERT = 5
 POLICY_NAMES = ("random", "greedy", "careful", "rush", "builder", "expert")
-POLICY_USER = 6                  # a user's own policy, called through kernels/user.py
-POLICY_SEARCH = 7                # the search player (kernels/search.py), blueprint expert
+POLICY_USER = 6                  # a user's own policy, called through kernels/players/user.py
+POLICY_SEARCH = 7                # the search player (kernels/play/search.py), blueprint expert
 
 # --- games (R58-R60) -------------------------------------------------------------------------
 # Deal k of game g is dealt from the random streams of deal number g * GAME_STRIDE + k, so a
