@@ -31,9 +31,8 @@ def deals_per_second(policies: str, deals: int, seed: int = 9) -> float:
 
 def going_out_decisions(deals: int, seed: int = 9) -> tuple[int, int]:
     """(turns with a going-out choice after the draw, turns) in ``deals`` deals of expert."""
-    from canasta_sim.kernels.play import search
     from canasta_sim.kernels.game import state
-    from canasta_sim.kernels.play import tasks
+    from canasta_sim.kernels.play import search, tasks
     from canasta_sim.kernels.play.midgame import play_until_nb
 
     from canasta_sim.runner import policy_table, prepare

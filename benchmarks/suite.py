@@ -94,7 +94,7 @@ def floor_run(plan, threads: int):
     """A callable dealing ``plan.deals`` deals without playing them, on ``threads`` threads."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from canasta_sim.kernels.play.turn import deal_only_nb
+    from canasta_sim.kernels.play.deals import deal_only_nb
 
     from canasta_sim.runner import split_range
 

@@ -84,7 +84,7 @@ def cache_root():
 
 
 def numba_cache_dir():
-    """``<cache root>/numba-<hash of every kernels/**/*.py>``: the folder of these kernel sources."""
+    """``<cache root>/numba-<hash of kernels/**/*.py>``: the folder of these kernel sources."""
     return cache_root() / f"numba-{kernels_hash(kernels_dir())}"
 
 

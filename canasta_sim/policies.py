@@ -16,6 +16,7 @@ import numpy as np
 
 from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game import layout
+from canasta_sim.kernels.players import ids
 
 
 class PolicySpec(NamedTuple):
@@ -107,24 +108,24 @@ def _club(policy_id, **defaults) -> PolicySpec:
 
 
 REGISTRY = {
-    "random": PolicySpec(layout.POLICY_RANDOM, {}),
-    "greedy": PolicySpec(layout.POLICY_GREEDY, {}),
-    "careful": _club(layout.POLICY_CAREFUL, freeze_at=8, min_pile_take=4, go_out_margin=0,
+    "random": PolicySpec(ids.POLICY_RANDOM, {}),
+    "greedy": PolicySpec(ids.POLICY_GREEDY, {}),
+    "careful": _club(ids.POLICY_CAREFUL, freeze_at=8, min_pile_take=4, go_out_margin=0,
                      wild_hold=1, want_canastas=2, endgame_stock=0, answer_max_hand=0,
                      danger=1),
-    "rush": _club(layout.POLICY_RUSH, freeze_at=99, min_pile_take=1, go_out_margin=0,
+    "rush": _club(ids.POLICY_RUSH, freeze_at=99, min_pile_take=1, go_out_margin=0,
                   wild_hold=0, want_canastas=0, endgame_stock=0, answer_max_hand=0, danger=0),
-    "builder": _club(layout.POLICY_BUILDER, freeze_at=12, min_pile_take=3, go_out_margin=500,
+    "builder": _club(ids.POLICY_BUILDER, freeze_at=12, min_pile_take=3, go_out_margin=500,
                      wild_hold=0, want_canastas=3, endgame_stock=0, answer_max_hand=0,
                      danger=1),
-    "expert": _club(layout.POLICY_EXPERT, freeze_at=16, min_pile_take=6, go_out_margin=300,
+    "expert": _club(ids.POLICY_EXPERT, freeze_at=16, min_pile_take=6, go_out_margin=300,
                     wild_hold=1, want_canastas=2, endgame_stock=8, answer_max_hand=30,
                     danger=4),
-    "search": PolicySpec(layout.POLICY_SEARCH, {"determinizations": 16.0, "candidates": 2.0,
+    "search": PolicySpec(ids.POLICY_SEARCH, {"determinizations": 16.0, "candidates": 2.0,
                                                 "threshold": 40.0, "decisions": 13.0,
                                                 "confidence": 1.0, "rollouts": 1.0}),
 }
-assert set(REGISTRY) == set(layout.POLICY_NAMES) | {"search"}
+assert set(REGISTRY) == set(ids.POLICY_NAMES) | {"search"}
 assert all(len(spec.params) <= layout.NPARAMS for spec in REGISTRY.values())
 
 _ONE = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
@@ -156,7 +157,7 @@ def parse_one(text: str):
     user = parse_user(text, builtin=builtin)
     if user is not None:
         canonical, values, _ = user
-        return canonical, layout.POLICY_USER, values
+        return canonical, ids.POLICY_USER, values
     if not builtin:
         raise BadInput(f"unknown policy {text.strip()!r}: accepted policies are "
                        f"{', '.join(REGISTRY)}, or your own as file.py:function "

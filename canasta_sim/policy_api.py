@@ -47,28 +47,6 @@ import numpy as np
 from numba import njit
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels.players import user as _user
-from canasta_sim.kernels.game.options import (  # noqa: F401  (re-exported)
-    DEC_ANSWER,
-    DEC_ASK,
-    DEC_DISCARD,
-    DEC_DRAW,
-    DEC_MELD,
-    DEC_TAKE_PLAN,
-    MAX_OPTS,
-    OPT_ADD,
-    OPT_ASK,
-    OPT_DECLINE,
-    OPT_DISCARD,
-    OPT_DRAW,
-    OPT_GO_OUT,
-    OPT_NEW,
-    OPT_NO,
-    OPT_NO_ASK,
-    OPT_STOP,
-    OPT_TAKE,
-    OPT_YES,
-)
 from canasta_sim.kernels.game.cards import (  # noqa: F401  (re-exported)
     ACE,
     BLACK3,
@@ -90,7 +68,29 @@ from canasta_sim.kernels.game.cards import (  # noqa: F401  (re-exported)
     TOKENS,
 )
 from canasta_sim.kernels.game.layout import MAX_SEATS, MAX_SIDES, NPARAMS  # noqa: F401
+from canasta_sim.kernels.game.options import (  # noqa: F401  (re-exported)
+    DEC_ANSWER,
+    DEC_ASK,
+    DEC_DISCARD,
+    DEC_DRAW,
+    DEC_MELD,
+    DEC_TAKE_PLAN,
+    MAX_OPTS,
+    OPT_ADD,
+    OPT_ASK,
+    OPT_DECLINE,
+    OPT_DISCARD,
+    OPT_DRAW,
+    OPT_GO_OUT,
+    OPT_NEW,
+    OPT_NO,
+    OPT_NO_ASK,
+    OPT_STOP,
+    OPT_TAKE,
+    OPT_YES,
+)
 from canasta_sim.kernels.game.rules_nb import RulesNb
+from canasta_sim.kernels.players import user as _user
 from canasta_sim.kernels.players.user import (  # noqa: F401  (re-exported)
     SIDE_STRIDE,
     SV_CONCEALED_CANASTAS,

@@ -13,8 +13,7 @@ from typing import Iterator
 
 import numpy as np
 
-from canasta_sim.kernels.game import options
-from canasta_sim.kernels.game import layout
+from canasta_sim.kernels.game import layout, options
 from canasta_sim.kernels.game.cards import MELD_KINDS, TOKENS
 from canasta_sim.runner import Plan, check_policy_table, policy_table, prepare
 

@@ -53,7 +53,7 @@ def warm_trace_deal() -> float:
 
 def warm_deal_only() -> float:
     """Make ``deal_only_nb`` (the benchmarks' floor) ready; returns seconds."""
-    from canasta_sim.kernels.play.turn import deal_only_nb
+    from canasta_sim.kernels.play.deals import deal_only_nb
     from canasta_sim.runner import prepare
 
     plan = prepare(1)
@@ -106,12 +106,11 @@ def warm_midgame() -> float:
 def warm() -> dict:
     """Make every entry kernel ready; returns a :class:`Ready` per task (the tasks that play
     turns share one entry kernel, kernels/play/tasks.py, which the first of them compiles)."""
-    from canasta_sim.kernels.play import turn
-    from canasta_sim.kernels.play import tasks
+    from canasta_sim.kernels.play import deals, tasks
 
     steps = (("play_deals_nb", warm_play_deals, (tasks.run_task_nb,)),
              ("trace_deal_nb", warm_trace_deal, (tasks.run_task_nb,)),
-             ("deal_only_nb", warm_deal_only, (turn.deal_only_nb,)),
+             ("deal_only_nb", warm_deal_only, (deals.deal_only_nb,)),
              ("play_games_nb", warm_games, (tasks.run_task_nb,)),
              ("midgame", warm_midgame, (tasks.run_task_nb,)))
     ready = {}

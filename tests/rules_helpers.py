@@ -12,9 +12,7 @@ import copy
 
 import naive
 import numpy as np
-from canasta_sim.kernels.game import options
-from canasta_sim.kernels.game import cards
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import cards, options, state
 from canasta_sim.kernels.game.cards import TOKEN_TO_KIND, TOKENS
 
 
@@ -144,21 +142,21 @@ def go_out(pos, seat, discard="best", melds=None) -> int:
     """Carry out a going-out plan for ``seat`` now (``begin`` done): the one of the highest
     score, or the first with this ``discard`` (token, None for none) and, if given, these
     meld sizes ({rank: cards placed})."""
-    from canasta_sim.kernels.play import turn
+    from canasta_sim.kernels.game import moves
     options = pos.go_out_plans(seat)
     if discard == "best":
         p = max(options, key=lambda o: (o["score"], -o["index"]))
     else:
         p = next(o for o in options if o["discard"] == discard
                  and (melds is None or o["melds"] == melds))
-    return int(turn.execute_go_out_nb(pos.nb, pos.S, pos.buf, seat, pos.plan, p["index"]))
+    return int(moves.execute_go_out_nb(pos.nb, pos.S, pos.buf, seat, pos.plan, p["index"]))
 
 
 def draw(pos, seat):
     """Start a draw turn: draw from the stock, placing red threes (R12, R13, R47)."""
-    from canasta_sim.kernels.play import turn
+    from canasta_sim.kernels.game import moves
     pos.begin(seat)
-    turn.draw_from_stock_nb(pos.nb, pos.S, pos.buf, seat)
+    moves.draw_from_stock_nb(pos.nb, pos.S, pos.buf, seat)
 
 
 def random_turns(build, seat=0, seeds=range(16)):

@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from canasta_sim.kernels.game import options
-from canasta_sim.kernels.play import turn
-from canasta_sim.kernels.game import plans
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import moves, options, plans, scoring, state
 from canasta_sim.kernels.game.cards import NKINDS, RED3, TOKEN_TO_KIND, TOKENS
 from canasta_sim.kernels.game.layout import (
     MAX_SEATS,
@@ -23,6 +20,7 @@ from canasta_sim.kernels.game.layout import (
     SIDE_STRIDE,
 )
 from canasta_sim.kernels.game.rng import seed_streams_nb
+from canasta_sim.kernels.play import turn
 
 from canasta_sim.rules import parse_rules
 
@@ -126,7 +124,7 @@ class Position:
     def begin(self, seat: int, take: bool = False) -> "Position":
         """Start ``seat``'s turn (as after its draw when ``take`` is False)."""
         _, melds, _, _, st, _, sidev, _, _, _ = self.S
-        turn.begin_turn_nb(st, sidev, melds, seat, 1 if take else 0)
+        moves.begin_turn_nb(st, sidev, melds, seat, 1 if take else 0)
         return self
 
     def take_options(self, seat: int) -> list:
@@ -179,14 +177,14 @@ class Position:
         return best["discard"], best["melds"]
 
     def play_turn(self, seat: int) -> int:
-        """Play one whole turn with the seats' policies; returns turn.CONTINUE/DEAL_OVER."""
+        """Play one whole turn with the seats' policies; returns moves.CONTINUE/DEAL_OVER."""
         return turn.play_turn_nb(self.nb, self.S, self.buf, seat, self.pol, self.params,
                                    self.opts, self.plan)
 
     def score(self) -> list:
         """Score the deal as it stands: one dict of SIDE_FIELDS per side."""
         row = np.zeros(NCOLS, np.int64)
-        turn.score_deal_nb(self.nb, self.S, row)
+        scoring.score_deal_nb(self.nb, self.S, row)
         return [{f: int(row[SIDE_BASE + SIDE_STRIDE * k + i]) for i, f in enumerate(SIDE_FIELDS)}
                 for k in range(self.rules.num_sides)]
 

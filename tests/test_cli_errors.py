@@ -8,6 +8,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from canasta_sim.kernels.game import layout
+from canasta_sim.kernels.players import ids as policy_ids
 from click.testing import CliRunner
 
 from canasta_sim import runner
@@ -191,7 +192,7 @@ def test_parse_policies():
     names, ids, params = parse_policies("greedy,random,greedy", 3)
     assert names == ("greedy", "random", "greedy")
     assert ids.dtype == np.int64 and ids.shape == (layout.MAX_SEATS,)
-    assert ids.tolist() == [layout.POLICY_GREEDY, layout.POLICY_RANDOM, layout.POLICY_GREEDY,
+    assert ids.tolist() == [policy_ids.POLICY_GREEDY, policy_ids.POLICY_RANDOM, policy_ids.POLICY_GREEDY,
                             -1, -1, -1]
     assert params.shape == (layout.MAX_SEATS, layout.NPARAMS) and params.dtype == np.float64
     names, ids, _ = parse_policies(" Random ", 4)

@@ -7,12 +7,9 @@ calls).  Plus: sweeps write their columns, and a short strength check.
 import numpy as np
 import pyarrow as pa
 import pytest
-from canasta_sim.kernels.game import options
-from canasta_sim.kernels.players import club
-from canasta_sim.kernels.play import turn
-from canasta_sim.kernels.game import plans
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import options, plans, state
 from canasta_sim.kernels.game.cards import TOKEN_TO_KIND
+from canasta_sim.kernels.players import club, switch
 from scenario import Position, describe
 
 import canasta_sim
@@ -43,7 +40,7 @@ def meld_step(pos, policy, seat=0):
     scenario.describe writes the first card of it: ('new', '8', '2N+2'), ('add', '9', '2'),
     ('out', discard), ('stop',)."""
     pos.policies(*([policy] * 4)).begin(seat)
-    kind, rank, nat, de, jo = turn.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.pol,
+    kind, rank, nat, de, jo = switch.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.pol,
                                                          pos.params, pos.opts, pos.plan, False,
                                                          False)
     if kind == options.OPT_NEW:
@@ -61,7 +58,7 @@ def draw_or_take(pos, policy, seat=0):
     """'draw', or the take (naturals, deuces, jokers) the policy makes (the engine's
     choose_take_nb, the stock not yet gone)."""
     pos.policies(*([policy] * 4)).begin(seat, take=True)
-    take = turn.choose_take_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params, pos.opts,
+    take = switch.choose_take_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params, pos.opts,
                                  pos.plan, False)
     return "draw" if take[0] < 0 else tuple(int(x) for x in take)
 

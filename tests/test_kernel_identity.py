@@ -6,19 +6,16 @@ compared here with the general path it replaces, on random positions.  Whole dea
 are compared bit for bit outside the test-suite (a reference file of the kernels' outputs).
 """
 import numpy as np
-from canasta_sim.kernels.game import options
-from canasta_sim.kernels.players import club
-from canasta_sim.kernels.game import plans
-from canasta_sim.kernels.players import greedy
-from canasta_sim.kernels.game import rng
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import options, plans, rng, state
 from canasta_sim.kernels.game.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from canasta_sim.kernels.game.layout import POLICY_NAMES
+from canasta_sim.kernels.players import club, greedy, random, switch
+from canasta_sim.kernels.players.ids import POLICY_NAMES
 from scenario import random_position
 
 
 def test_greedy_discard_is_the_scored_option_list_pick():
-    """greedy_discard_nb = decide_nb(DEC_DISCARD) over discard_options_nb."""
+    """greedy_discard_nb = the switch's pick (pick_option_nb, DEC_DISCARD) over
+    discard_options_nb."""
     for seed in range(300):
         pos, _, _ = random_position(seed, "greedy")
         hands, melds = pos.S[0], pos.S[1]
@@ -26,14 +23,15 @@ def test_greedy_discard_is_the_scored_option_list_pick():
             n = options.discard_options_nb(hands[seat], pos.opts)
             if n == 0:
                 continue
-            i = greedy.decide_nb(pos.nb, 1, pos.params[seat], options.DEC_DISCARD, pos.opts,
-                                   n, hands[seat], melds, seat % 2, pos.S[7], 2, pos.S[8][10])
+            i = switch.pick_option_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params,
+                                      options.DEC_DISCARD, pos.opts, n, pos.plan)
             assert greedy.greedy_discard_nb(pos.nb, hands[seat], melds, seat % 2) \
                 == pos.opts[i, 1]
 
 
 def test_random_and_club_discards_are_the_option_list_picks():
-    """random_discard_nb = decide_nb(DEC_DISCARD) over discard_options_nb, with the same
+    """random_discard_nb = the switch's pick (pick_option_nb, DEC_DISCARD) over
+    discard_options_nb, with the same
     draws from the seat's stream; club_discard_card_nb = club_discard_nb over that list."""
     for seed in range(200):
         policy = ("random", "careful", "rush", "builder", "expert")[seed % 5]
@@ -47,12 +45,11 @@ def test_random_and_club_discards_are_the_option_list_picks():
             stream = rng.STREAM_POLICY + seat
             if policy == "random":
                 before = streams.copy()
-                i = greedy.decide_nb(pos.nb, 0, pos.params[seat], options.DEC_DISCARD,
-                                       pos.opts, n, hands[seat], melds, seat % 2, streams,
-                                       stream, ws[10])
+                i = switch.pick_option_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params,
+                                          options.DEC_DISCARD, pos.opts, n, pos.plan)
                 after = streams.copy()
                 streams[:] = before
-                assert greedy.random_discard_nb(hands[seat], streams, stream) \
+                assert random.random_discard_nb(hands[seat], streams, stream) \
                     == pos.opts[i, 1]
                 assert (streams == after).all()
             else:
@@ -358,7 +355,7 @@ def test_shuffle_draws_one_rand_below_per_card_from_the_deck_stream():
     """deal.shuffle_nb (the stream's state stepped in a local) is the Fisher-Yates shuffle
     that draws rng.rand_below_nb(deck stream, i + 1) for i = n-1 .. 1, and leaves the stream
     where those draws leave it."""
-    from canasta_sim.kernels.game import deal
+    from canasta_sim.kernels.game import deal as dealing
 
     for deal in range(40):
         streams = np.zeros(rng.NSTREAMS, np.uint64)
@@ -369,6 +366,6 @@ def test_shuffle_draws_one_rand_below_per_card_from_the_deck_stream():
         for i in range(n - 1, 0, -1):
             j = rng.rand_below_nb(reference, rng.STREAM_DECK, i + 1)
             expected[i], expected[j] = expected[j], expected[i]
-        deal.shuffle_nb(deck, n, streams)
+        dealing.shuffle_nb(deck, n, streams)
         assert (deck == expected).all(), deal
         assert (streams == reference).all(), deal

@@ -4,9 +4,7 @@ Each test builds a real position (tests/scenario.py) and asks the engine for its
 or plays the turn through the engine's own turn loop.
 """
 import pytest
-from canasta_sim.kernels.play import turn
-from canasta_sim.kernels.game import plans
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import moves, plans, state
 from canasta_sim.kernels.game.cards import TOKEN_TO_KIND
 from canasta_sim.kernels.game.rng import seed_streams_nb
 from rules_helpers import DEAL_OVER, apply_step, go_out, hand_size, side_melds, take
@@ -109,7 +107,7 @@ def test_source_b_canasta_laid_as_a_take_meld_earns_the_bonus():
     p.hand(0, "9 9 Q Q Q Q Q Q Q 6 7").pile("5 8 9")
     assert take(p, 0, 2)
     assert p.meld_of(0, "Q") == (7, 0, 0)                            # greedy lays them first
-    turn.end_turn_nb(p.nb, p.st, p.S[5], p.S[6], p.S[1], 0)
+    moves.end_turn_nb(p.nb, p.st, p.S[5], p.S[6], p.S[1], 0)
     assert p.S[6][0, state.SIDE_CONCEALED_CANASTAS] == 1
     assert p.score()[0]["canasta_bonus"] == 500 + 100
 
@@ -166,7 +164,7 @@ def test_a_pile_take_counts_as_melding_earlier_in_the_deal():
     """R44 (i): a seat whose only earlier meld was a pile take cannot go out concealed."""
     p = _greedy(Position(scores=(0, 0))).meld(0, "4", "4 4 4")
     p.hand(0, "8 8 K Q J 6 5 7 9 10 A").pile("5 8").stock("7 7 7 7")
-    assert p.play_turn(0) == turn.CONTINUE
+    assert p.play_turn(0) == moves.CONTINUE
     assert p.meld_of(0, "8") == (3, 0, 0)                            # the take meld
     assert p.S[5][0, state.SEAT_MELDED_BEFORE] == 1
     p.hand(0, "9 9 9 9 9 9 9 K").begin(0)                            # a later turn

@@ -7,8 +7,7 @@ against the reference ``naive.game_result``, and whole games are checked row by 
 import naive
 import numpy as np
 import pytest
-from canasta_sim.kernels.game import layout
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import layout, state
 from canasta_sim.kernels.play.deals import GAME_ON, game_over_nb
 from canasta_sim.kernels.play.tasks import play_deals_nb
 from hypothesis import given, settings

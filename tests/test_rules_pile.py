@@ -5,8 +5,7 @@ hand that join the top card; an empty list means the pile cannot be taken.
 """
 import naive
 import pytest
-from canasta_sim.kernels.game import deal
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import deal, state
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import (

@@ -75,13 +75,13 @@ def test_T38_ordinary_going_out():
 
 def t39_position(rules="classic"):
     """T39 played for real: X1 draws the joker and melds all twelve cards concealed."""
-    from canasta_sim.kernels.play import turn
+    from canasta_sim.kernels.game import moves
     from rules_helpers import go_out
     p = Position(rules)
     p.hand(0, "J J J J J J J 9 9 9 2").stock("Jk 4 4")
     p.hand(2, "K K 9 4 2").hand(1, "Jk A A 8").hand(3, "7 7 6 3c Q").red3(1, 2)
     p.begin(0)
-    turn.draw_from_stock_nb(p.nb, p.S, p.buf, 0)
+    moves.draw_from_stock_nb(p.nb, p.S, p.buf, 0)
     assert p.hand_of(0)["JK"] == 1 and sum(p.hand_of(0).values()) == 12
     assert go_out(p, 0) == 1                                             # DEAL_OVER
     return p
@@ -256,7 +256,7 @@ def test_R51_to_R57_score_matches_reference(sides, red3, hands, out, concealed, 
 def test_T44_concealed_canasta_bonus_for_a_canasta_made_from_hand_in_one_turn():
     """RULES.md 2.11 (source B knob): +100 for a canasta created and completed in one turn
     from cards of the hand, going out or not; nothing for one completed on an older meld."""
-    from canasta_sim.kernels.play import turn
+    from canasta_sim.kernels.game import moves
     from rules_helpers import apply_step
 
     def lay(p, steps):
@@ -264,7 +264,7 @@ def test_T44_concealed_canasta_bonus_for_a_canasta_made_from_hand_in_one_turn():
         for step in steps:
             opts = p.meld_options(0)
             apply_step(p, 0, p.opts[opts.index(step)])
-        turn.end_turn_nb(p.nb, p.S[4], p.S[5], p.S[6], p.S[1], 0)
+        moves.end_turn_nb(p.nb, p.S[4], p.S[5], p.S[6], p.S[1], 0)
         return p.set_stock_end().score()[0]
 
     seven_queens = [("new", "Q", "3N")] + [("add", "Q", "Q")] * 4

@@ -1,6 +1,6 @@
 """The end of the stock: RULES.md R13, R45-R50, worked examples T36-T37."""
-from canasta_sim.kernels.play import turn
 from canasta_sim.kernels.game import state
+from canasta_sim.kernels.play import turn
 from rules_helpers import (
     CANASTA,
     CONTINUE,

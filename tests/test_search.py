@@ -3,14 +3,14 @@ it leaves the real deal alone, that it decides from what its seat may know, and 
 do not depend on threads or chunking."""
 import numpy as np
 import pytest
-from canasta_sim.kernels.play import search
 from canasta_sim.kernels.game import state
-from canasta_sim.kernels.play import tasks
-from canasta_sim.kernels.game.options import DEC_DISCARD, DEC_DRAW
 from canasta_sim.kernels.game.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from canasta_sim.kernels.game.layout import COL_CHECK_FAILS, NCOLS, POLICY_SEARCH
+from canasta_sim.kernels.game.layout import COL_CHECK_FAILS, NCOLS
+from canasta_sim.kernels.game.options import DEC_DISCARD, DEC_DRAW
+from canasta_sim.kernels.play import search, tasks
 from canasta_sim.kernels.play.midgame import play_turn_traced_nb, play_until_nb
 from canasta_sim.kernels.play.tasks import play_deals_nb
+from canasta_sim.kernels.players.ids import POLICY_SEARCH
 
 from canasta_sim import simulate
 from canasta_sim.fairness import information_check, rearrange_hidden

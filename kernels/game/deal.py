@@ -1,6 +1,6 @@
 """Dealing a deal: deck, shuffle, deal, dealt red threes, upcard (R2, R5-R10)."""
-from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
 from ..jit import kernel
+from .cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3
 from .layout import EV_RED3, EV_START, EV_UPCARD, RED3_FROM_DEAL
 from .rng import (
     GOLDEN,

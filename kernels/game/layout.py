@@ -1,5 +1,5 @@
 """Fixed layouts shared by kernels and the Python face: result columns,
-trace event codes, policy ids, state limits.
+trace event codes, state limits (the players' ids are in kernels/players/ids.py).
 
 Every kernel output is a preallocated integer array; these constants say what
 each slot means.
@@ -61,17 +61,6 @@ RED3_FROM_DEAL = 0
 RED3_FROM_STOCK = 1
 RED3_FROM_PILE = 2
 RED3_SOURCES = ("deal", "stock", "pile")
-
-# --- policies --------------------------------------------------------------------------------
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
-POLICY_CAREFUL = 2               # the club players of kernels/players/club.py
-POLICY_RUSH = 3
-POLICY_BUILDER = 4
-POLICY_EXPERT = 5
-POLICY_NAMES = ("random", "greedy", "careful", "rush", "builder", "expert")
-POLICY_USER = 6                  # a user's own policy, called through kernels/players/user.py
-POLICY_SEARCH = 7                # the search player (kernels/play/search.py), blueprint expert
 
 # --- games (R58-R60) -------------------------------------------------------------------------
 # Deal k of game g is dealt from the random streams of deal number g * GAME_STRIDE + k, so a

@@ -13,9 +13,9 @@ going out is one option per scoring state, listed by ``kernels/game/plans.py``.
 """
 import numpy as np
 
+from ..jit import kernel, one_step
 from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from ..jit import kernel, one_step
 from .layout import EV_MELD
 from .plans import (
     PLAN_META,
@@ -45,6 +45,7 @@ from .state import (
     canastas_nb,
     card_value_nb,
     cards_value_nb,
+    hand_size_nb,
     meld_ok_nb,
     meld_size_nb,
     melded_ranks_nb,
@@ -599,3 +600,43 @@ def discardable_kinds_nb(hand_row):
     for k in range(NKINDS):
         kinds |= np.int64(discardable_nb(hand_row, k)) << k
     return kinds
+
+
+@kernel
+def forced_take_due_nb(rules, S, seat):
+    """R49 as read in RULES.md 2.11: after the stock is gone the player must take an unfrozen
+    pile whose natural top card his side has a meld of (layoff allowed, R37 and R16 permitting)."""
+    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    if rules.empty_stock_forced_take == 0 or rules.unfrozen_take_by_layoff == 0:
+        return False
+    n = st[ST_PILE_N]
+    side = side_of_nb(st, seat)
+    if n == 0 or st[ST_FREEZERS] > 0 or sidev[side, SIDE_MELDED] == 0:
+        return False
+    top = pile[n - 1]
+    if top < FIRST_NATURAL or meld_size_nb(melds, side, top) == 0:
+        return False
+    h = hand_size_nb(hands, seat)
+    if rules.one_card_pile_restriction == 1 and h == 1 and n == 1:
+        return False
+    after = h + pile_rest_nb(st, pile)
+    if after <= 1:
+        have = canastas_nb(melds, side)
+        if meld_size_nb(melds, side, top) == 6:
+            have += 1
+        return have >= rules.canastas_to_go_out
+    return True
+
+
+@kernel
+def pile_top_takeable_nb(st, hands, melds, pile, seat):
+    """False when no take of the pile can be legal (actions.take_context_nb): an empty pile,
+    a top card that is not a natural (R31), or one of a rank the seat neither holds nor
+    has a meld of (R33, R34)."""
+    n = st[ST_PILE_N]
+    if n == 0:
+        return False
+    top = pile[n - 1]
+    if top < FIRST_NATURAL:
+        return False
+    return hands[seat, top] > 0 or meld_size_nb(melds, side_of_nb(st, seat), top) > 0

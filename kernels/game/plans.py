@@ -17,9 +17,9 @@ plans 0, 1, ...; a check that only needs to know whether a plan exists writes to
 """
 import numpy as np
 
+from ..jit import kernel, one_step
 from .bits import bit_count_nb, lowest_bit_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from ..jit import kernel, one_step
 from .rules_nb import Ask
 from .state import (
     M_DEUCE,

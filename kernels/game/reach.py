@@ -7,9 +7,9 @@ additions, with and without keeping cards back for the discard.
 """
 import numpy as np
 
+from ..jit import kernel
 from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS
-from ..jit import kernel
 from .state import (
     M_NAT,
     WS_PAIR_NEED,

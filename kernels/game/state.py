@@ -23,8 +23,8 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 """
 import numpy as np
 
-from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from ..jit import entry, kernel, one_step
+from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from .rng import NSTREAMS
 from .rules_nb import CoverSet, RulesNb, WildRatio
@@ -65,7 +65,7 @@ ST_TURN_DISCARDED = 23   # 1 if the turn ended with a discard
 ST_TRACE_ON = 24
 ST_TRACE_POS = 25
 ST_TRACE_OVERFLOW = 26
-ST_TURN_OUT_CHOICE = 27  # OUT_*: the search player's going-out choice this turn (kernels/play/search.py)
+ST_TURN_OUT_CHOICE = 27  # OUT_*: the search player's going-out choice this turn (play/search.py)
 ST_TURN_MIN = 28         # the minimum the turn's initial meld must reach (R27)
 ST_CHECK_ON = 29         # 1: check card conservation after every turn
 ST_CHECK_FAILS = 30      # turns after which conservation failed

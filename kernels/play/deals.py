@@ -8,8 +8,7 @@ an exact tie at the top plays another deal or ends in a draw by ``tie_policy`` (
 """
 import numpy as np
 
-from .turn import MAX_TURNS, score_deal_nb
-from ..jit import kernel, level
+from ..game.deal import deal_nb
 from ..game.layout import (
     COL_DEALER,
     D_CUM_BEFORE,
@@ -33,11 +32,21 @@ from ..game.layout import (
     SIDE_STRIDE,
 )
 from ..game.rules_nb import Tie
-from .search import play_table_turns_nb
-from ..game.deal import deal_nb
-from ..game.state import ST_CHECK_FAILS, ST_DEALER, ST_END_REASON, ST_NSEATS
+from ..game.scoring import score_deal_nb
+from ..game.state import (
+    ST_CHECK_FAILS,
+    ST_DEALER,
+    ST_END_REASON,
+    ST_NSEATS,
+    ST_UPCARDS,
+    new_state_nb,
+    rules_record_nb,
+)
 from ..game.trace_events import ev_simple_nb
+from ..jit import entry, kernel, level
 from ..players.user import user_failed_nb
+from .search import play_table_turns_nb
+from .turn import MAX_TURNS
 
 GAME_ON = -1                                      # game_over_nb: the game goes on
 
@@ -123,3 +132,17 @@ def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_r
     for side in range(MAX_SIDES):
         game_row[G_FINAL + side] = cum[side]
     return k
+
+
+@entry
+def deal_only_nb(rules, seed, first_deal, n, scores_before):
+    """Shuffle, deal and turn the upcard for n deals without playing them: the floor the
+    benchmarks compare a full deal with.  Returns a checksum so the work is not optimised away."""
+    S = new_state_nb()
+    buf = np.zeros(1, np.int32)
+    total = 0
+    record = rules_record_nb(rules)
+    for i in range(n):
+        deal_nb(record[0], S, buf, seed, first_deal + i, -1, scores_before)
+        total += S[4][ST_UPCARDS] + S[2][0]
+    return total

@@ -35,56 +35,32 @@ of the same numba types as a deal state, so rollouts run the engine's one compil
 """
 import numpy as np
 
-from ..game.options import (
-    DEC_ASK,
-    DEC_DISCARD,
-    DEC_DRAW,
-    can_go_out_if_yes_nb,
-    discard_options_nb,
-)
 from ..game.cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
-from ..players.club import (
-    P_MIN_PILE_TAKE,
-    asks_partner_nb,
-    club_discard_nb,
-    count_unseen_nb,
-    go_out_wanted_nb,
-)
-from .turn import (
-    CONTINUE,
-    DEAL_OVER,
-    DRAW_ONLY,
-    FROM_MELD,
-    MAX_TURNS,
-    MELD_ONLY,
-    begin_turn_nb,
-    cards_conserved_nb,
-    finish_discard_nb,
-    first_turn_nb,
-    forced_take_due_nb,
-    log_decision_nb,
-    pile_top_takeable_nb,
-    play_turns_nb,
-    score_deal_nb,
-)
-from ..jit import entry, kernel, level, one_step
+from ..game.deal import shuffle_nb
 from ..game.layout import (
     MAX_CARDS,
     MAX_SEATS,
     MAX_SIDES,
     NCOLS,
     NPARAMS,
-    POLICY_EXPERT,
-    POLICY_SEARCH,
     S_SCORE,
     SIDE_BASE,
     SIDE_STRIDE,
 )
+from ..game.moves import CONTINUE, DEAL_OVER, begin_turn_nb, finish_discard_nb, first_turn_nb
+from ..game.options import (
+    DEC_ASK,
+    DEC_DISCARD,
+    DEC_DRAW,
+    can_go_out_if_yes_nb,
+    discard_options_nb,
+    forced_take_due_nb,
+    pile_top_takeable_nb,
+)
 from ..game.plans import has_partner_nb
-from ..players.greedy import greedy_take_nb
 from ..game.rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb
 from ..game.rules_nb import Ask, Red3Timing
-from ..game.deal import shuffle_nb
+from ..game.scoring import cards_conserved_nb, score_deal_nb
 from ..game.state import (
     M_COLS,
     NSEATV,
@@ -118,6 +94,18 @@ from ..game.state import (
     rules_record_nb,
     side_of_nb,
 )
+from ..jit import entry, kernel, level, one_step
+from ..players.club import (
+    P_MIN_PILE_TAKE,
+    asks_partner_nb,
+    club_discard_nb,
+    count_unseen_nb,
+    go_out_wanted_nb,
+)
+from ..players.greedy import greedy_take_nb
+from ..players.ids import POLICY_EXPERT, POLICY_SEARCH
+from ..players.switch import log_decision_nb
+from .turn import DRAW_ONLY, FROM_MELD, MAX_TURNS, MELD_ONLY, play_turns_nb
 
 # the search player's parameters (canasta_sim/policies.py names them; slot Q_*)
 Q_DETERMINIZATIONS = 0   # deals of the hidden cards each candidate is played on

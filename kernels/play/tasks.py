@@ -12,14 +12,10 @@ so the kernel compiles once.  It returns two ints; what they mean depends on the
 """
 import numpy as np
 
-from ..game.options import MAX_OPTS
 from ..game.cards import MELD_KINDS
-from .turn import DRAW_ONLY, MELD_ONLY, play_turns_nb
-from .deals import deal_for_play_nb, play_deal_nb, play_game_nb
-from ..jit import entry, level
 from ..game.layout import MAX_GAME_DEALS, MAX_SIDES, NCOLS
+from ..game.options import MAX_OPTS
 from ..game.plans import MAX_PLANS
-from .search import out_candidates_nb, out_open_nb, play_table_turns_nb
 from ..game.state import (
     ST_CHECK_ON,
     ST_TRACE_ON,
@@ -29,7 +25,11 @@ from ..game.state import (
     new_state,
     rules_record_nb,
 )
+from ..jit import entry, level
 from ..players.user import user_failed_nb
+from .deals import deal_for_play_nb, play_deal_nb, play_game_nb
+from .search import out_candidates_nb, out_open_nb, play_table_turns_nb
+from .turn import DRAW_ONLY, MELD_ONLY, play_turns_nb
 
 TASK_DEALS = 0        # deals first .. first + len(rows) - 1, a row each; flag: check cards
 TASK_TRACE = 1        # deal ``first`` traced into buf, row rows[0]; flag: log decisions

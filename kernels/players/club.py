@@ -51,6 +51,8 @@ cards are melded or discarded).  It never reads another hand or the stock.
 """
 import numpy as np
 
+from ..game.bits import highest_bit_nb, lowest_bit_nb
+from ..game.cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from ..game.options import (
     DEC_ASK,
     DEC_DISCARD,
@@ -66,18 +68,7 @@ from ..game.options import (
     step_legal_nb,
     stop_legal_nb,
 )
-from ..game.bits import highest_bit_nb, lowest_bit_nb
-from ..game.cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from ..jit import kernel, one_step
-from ..game.layout import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
 from ..game.plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
-from .greedy import (
-    greedy_forced_step_nb,
-    greedy_pair_meld_nb,
-    greedy_ranks_nb,
-    greedy_take_nb,
-    greedy_wild_add_nb,
-)
 from ..game.rules_nb import Ask
 from ..game.state import (
     M_DEUCE,
@@ -108,6 +99,15 @@ from ..game.state import (
     row_total_nb,
     side_of_nb,
 )
+from ..jit import kernel, one_step
+from .greedy import (
+    greedy_forced_step_nb,
+    greedy_pair_meld_nb,
+    greedy_ranks_nb,
+    greedy_take_nb,
+    greedy_wild_add_nb,
+)
+from .ids import POLICY_BUILDER, POLICY_CAREFUL, POLICY_EXPERT, POLICY_RUSH
 
 # parameter slots (canasta_sim/policies.py names them per policy)
 P_FREEZE_AT = 0          # pile size at which a wild discard freezes the pile

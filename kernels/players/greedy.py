@@ -1,14 +1,9 @@
-"""Scripted policies: a closed registry switched on an integer id (STYLE.md 4).
+"""The ``greedy`` player: a sensible baseline (kernels/players/switch.py calls it).
 
 A policy is asked one decision at a time and answers with the index of one of
 the legal options the engine listed (``actions.OPT_*`` rows).  It sees only its
 own hand row and public information: the melds, the pile, the hand sizes and the
 size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
-
-``random``
-    Uniform over the listed options at every decision, from the deal's policy
-    stream.  Meld choices are atomic steps, so ``random`` melds often in small
-    pieces; it answers a partner's question yes or no with equal chance.
 
 ``greedy``
     A sensible baseline.  It takes the pile whenever it legally can (with the
@@ -22,6 +17,8 @@ size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
 """
 import numpy as np
 
+from ..game.bits import highest_bit_nb, lowest_bit_nb
+from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
 from ..game.options import (
     DEC_DISCARD,
     OPT_ADD,
@@ -32,7 +29,6 @@ from ..game.options import (
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
-    discardable_kinds_nb,
     discardable_nb,
     held_step_legal_nb,
     meld_stop_legal_nb,
@@ -43,17 +39,12 @@ from ..game.options import (
     take_legal_nb,
     take_method_ok_nb,
 )
-from ..game.bits import bit_count_nb, highest_bit_nb, lowest_bit_nb
-from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
-from ..jit import kernel, one_step
-from ..game.layout import POLICY_GREEDY, POLICY_RANDOM
 from ..game.plans import (
     best_plan_nb,
     go_out_plans_nb,
     stray_black_threes_nb,
     survey_rules_out_nb,
 )
-from ..game.rng import rand_below_nb
 from ..game.rules_nb import Ask
 from ..game.state import (
     ST_TURN_LAST_RED3,
@@ -64,21 +55,7 @@ from ..game.state import (
     row_total_nb,
     side_of_nb,
 )
-
-
-@one_step
-def decide_nb(rules, policy, params, decision, opts, n, hand_row, melds, side, rng, stream,
-              scores):
-    """Index of the option ``policy`` picks among ``opts[:n]`` (n >= 1).  ``stream`` is the
-    deciding seat's random stream (rng.STREAM_POLICY + seat); ``scores`` is scratch space of
-    at least n ints."""
-    if n == 1:
-        return 0
-    if policy == POLICY_RANDOM:
-        return rand_below_nb(rng, stream, n)
-    if policy == POLICY_GREEDY:
-        return greedy_nb(rules, params, decision, opts, n, hand_row, melds, side, scores)
-    return 0
+from ..jit import kernel, one_step
 
 
 @kernel
@@ -144,20 +121,6 @@ def greedy_usefulness_nb(rules, kind, hand_row, melds, side):
     if meld_size_nb(melds, side, kind) > 0:
         use += 300
     return use
-
-
-@one_step
-def random_discard_nb(hand_row, rng, stream):
-    """``random``'s discard (R17) straight from the hand: the card :func:`decide_nb` picks
-    from the list of ``actions.discard_options_nb`` (every kind held but red threes, in kind
-    order), with the same draw from the seat's stream (none for a single kind), without
-    building the list."""
-    kinds = discardable_kinds_nb(hand_row)
-    n = bit_count_nb(kinds)
-    i = 0 if n == 1 else rand_below_nb(rng, stream, n)
-    for _ in range(i):                        # the i-th kind held, in kind order
-        kinds &= kinds - 1
-    return lowest_bit_nb(kinds) if kinds != 0 else -1
 
 
 NO_USE = 1 << 40                 # above any greedy_usefulness_nb value

@@ -36,11 +36,9 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..game.options import MAX_OPTS
 from ..game.cards import NKINDS
-from .club import count_unseen_nb
-from ..jit import kernel
 from ..game.layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
+from ..game.options import MAX_OPTS
 from ..game.rng import STREAM_POLICY, next_u64_nb
 from ..game.state import (
     M_DEUCE,
@@ -75,6 +73,8 @@ from ..game.state import (
     WS_USER_VIEW,
     side_of_nb,
 )
+from ..jit import kernel
+from .club import count_unseen_nb
 
 # --- the policy table (int64[POLICY_TABLE]) --------------------------------------------------
 # [0, MAX_SEATS): policy id per seat; [ADDRESS, ADDRESS + MAX_SEATS): a user seat's function
