@@ -50,7 +50,7 @@ def rearrange_hidden(S, seat: int, rng) -> bool:
     from canasta_sim.kernels.game import state
     from canasta_sim.kernels.game.cards import NKINDS, RED3
 
-    hands, _, deck, _, st, seatv = S[0], S[1], S[2], S[3], S[4], S[5]
+    hands, _, deck, _, st, seatv = S.hands, S.melds, S.deck, S.pile, S.st, S.seatv
     others = [s for s in range(int(st[state.ST_NSEATS])) if s != seat]
     pool, sizes = [], {}
     for s in others:
@@ -81,10 +81,6 @@ def _rows(n: int) -> np.ndarray:
     """Zeroed result rows for ``n`` deals."""
     from canasta_sim.kernels.game import layout
     return np.zeros((n, layout.NCOLS), np.int64)
-
-
-def _copy_state(S):
-    return tuple(a.copy() for a in S)
 
 
 def _own_events(buf, used: int, seat: int) -> list:
@@ -127,7 +123,7 @@ def information_check(plan, positions: int = 200, seed: int = 1) -> Check:
         deal += 1
         if seat < 0 or seat not in seats:
             continue
-        S2 = _copy_state(S)
+        S2 = state.copy_state(S)
         moved += rearrange_hidden(S2, seat, rng)
         results = []
         for position, buf in ((S, buf1), (S2, buf2)):

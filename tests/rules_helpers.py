@@ -18,7 +18,7 @@ from canasta_sim.kernels.game.cards import TOKEN_TO_KIND, TOKENS
 
 def clone(pos):
     new = copy.copy(pos)
-    new.S = tuple(a.copy() for a in pos.S)
+    new.S = state.copy_state(pos.S)
     new.opts = pos.opts.copy()
     new.plan = pos.plan.copy()
     return new
@@ -28,7 +28,7 @@ def side_melds(pos, side) -> dict:
     """{rank token: (naturals, deuces, jokers)} of a side's melds on the table."""
     out = {}
     for r in range(cards.BLACK3, cards.NKINDS):
-        n, d, j = (int(x) for x in pos.S[1][side, :state.M_SIZE, r])
+        n, d, j = (int(x) for x in pos.S.melds[side, :state.M_SIZE, r])
         if n + d + j:
             out[TOKENS[r]] = (n, d, j)
     return out
@@ -36,7 +36,7 @@ def side_melds(pos, side) -> dict:
 
 def apply_step(pos, seat, opt_row):
     """Carry out one OPT_NEW / OPT_ADD row as ``turn.meld_phase_nb`` does."""
-    hands, melds, st, sidev = pos.S[0], pos.S[1], pos.S[4], pos.S[6]
+    hands, melds, st, sidev = pos.S.hands, pos.S.melds, pos.S.st, pos.S.sidev
     kind, r = int(opt_row[0]), int(opt_row[1])
     nat, de, jo = options.step_cards_nb(kind, r, int(opt_row[2]), int(opt_row[3]),
                                         int(opt_row[4]))
@@ -46,7 +46,7 @@ def apply_step(pos, seat, opt_row):
 
 
 def _key(pos, seat, side):
-    return (pos.S[0][seat].tobytes(), pos.S[1][side].tobytes(), int(pos.st[state.ST_TURN_COUNT]))
+    return (pos.S.hands[seat].tobytes(), pos.S.melds[side].tobytes(), int(pos.st[state.ST_TURN_COUNT]))
 
 
 def outcomes(pos, seat, limit=20000):
@@ -75,13 +75,13 @@ def outcomes(pos, seat, limit=20000):
                 plan = p.plan[int(row[1])].copy()
                 for r in range(cards.BLACK3, cards.NKINDS):
                     for col in range(3):
-                        q.S[1][side, col, r] += plan[r, col]
-                state.set_meld_sizes(q.S[1])
+                        q.S.melds[side, col, r] += plan[r, col]
+                state.set_meld_sizes(q.S.melds)
                 found.add(("out", frozenset(side_melds(q, side).items())))
             else:
                 q = clone(p)
                 apply_step(q, seat, row)
-                if q.S[0][seat].sum() == 0:
+                if q.S.hands[seat].sum() == 0:
                     found.add(("out", frozenset(side_melds(q, side).items())))
                 else:
                     stack.append(q)
@@ -102,12 +102,12 @@ def turn_upcard(pos):
     from canasta_sim.kernels.game.deal import turn_upcard_nb
     turn_upcard_nb(pos.nb, pos.S, pos.buf)
     n = int(pos.st[state.ST_PILE_N])
-    return [TOKENS[int(k)] for k in pos.S[3][:n]]
+    return [TOKENS[int(k)] for k in pos.S.pile[:n]]
 
 
 def pile_of(pos):
     n = int(pos.st[state.ST_PILE_N])
-    return [TOKENS[int(k)] for k in pos.S[3][:n]]
+    return [TOKENS[int(k)] for k in pos.S.pile[:n]]
 
 
 def frozen(pos):
@@ -116,7 +116,7 @@ def frozen(pos):
 
 
 def red3_of(pos, side):
-    return int(pos.S[6][side, state.SIDE_RED3])
+    return int(pos.S.sidev[side, state.SIDE_RED3])
 
 
 def stock_left(pos):
@@ -124,7 +124,7 @@ def stock_left(pos):
 
 
 def hand_size(pos, seat):
-    return int(np.sum(pos.S[0][seat]))
+    return int(np.sum(pos.S.hands[seat]))
 
 
 # ---- moves made directly, without a policy choosing them ------------------------------------------
@@ -166,7 +166,7 @@ def random_turns(build, seat=0, seeds=range(16)):
     results = []
     for s in seeds:
         p = build().policies("random", "random", "random", "random")
-        seed_streams_nb(p.S[7], 99, s)
+        seed_streams_nb(p.S.rng, 99, s)
         results.append((p.play_turn(seat), p))
     return results
 

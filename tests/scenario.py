@@ -54,7 +54,8 @@ class Position:
         self.rules = parse_rules(rules)
         self.nb = self.rules.to_kernel()
         self.S = state.new_state()
-        hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = self.S
+        st = self.S.st
+        sidev = self.S.sidev
         st[state.ST_NSEATS] = self.rules.num_players
         st[state.ST_NSIDES] = self.rules.num_sides
         for k in range(self.rules.num_sides):
@@ -69,7 +70,7 @@ class Position:
 
     # --- building the position ---------------------------------------------------------------
     def hand(self, seat: int, text: str) -> "Position":
-        self.S[0][seat, :] = counts(text)
+        self.S.hands[seat, :] = counts(text)
         return self
 
     def meld(self, side: int, rank: str, text: str) -> "Position":
@@ -77,17 +78,17 @@ class Position:
         rank_kind = TOKEN_TO_KIND[ALIASES.get(rank, rank)]
         for k in kinds(text):
             col = state.M_DEUCE if k == 1 else state.M_JOKER if k == 0 else state.M_NAT
-            self.S[1][side, col, rank_kind] += 1
-            self.S[1][side, state.M_SIZE, rank_kind] += 1
+            self.S.melds[side, col, rank_kind] += 1
+            self.S.melds[side, state.M_SIZE, rank_kind] += 1
         if rank_kind >= 4:
-            self.S[6][side, state.SIDE_MELDED] = 1
+            self.S.sidev[side, state.SIDE_MELDED] = 1
         return self
 
     def pile(self, text: str) -> "Position":
         """The discard pile, bottom first."""
         cards = kinds(text)
-        st = self.S[4]
-        self.S[3][:len(cards)] = cards
+        st = self.S.st
+        self.S.pile[:len(cards)] = cards
         st[state.ST_PILE_N] = len(cards)
         st[state.ST_FREEZERS] = sum(1 for c in cards if state.freezes_pile_nb(self.nb, c))
         return self
@@ -95,18 +96,18 @@ class Position:
     def stock(self, text: str) -> "Position":
         """The stock, top card first."""
         cards = kinds(text)
-        st = self.S[4]
-        self.S[2][:len(cards)] = cards
+        st = self.S.st
+        self.S.deck[:len(cards)] = cards
         st[state.ST_STOCK_POS] = 0
         st[state.ST_DECK_N] = len(cards)
         return self
 
     def red3(self, side: int, n: int) -> "Position":
-        self.S[6][side, state.SIDE_RED3] = n
+        self.S.sidev[side, state.SIDE_RED3] = n
         return self
 
     def melded_before(self, seat: int) -> "Position":
-        self.S[5][seat, state.SEAT_MELDED_BEFORE] = 1
+        self.S.seatv[seat, state.SEAT_MELDED_BEFORE] = 1
         return self
 
     def policies(self, *names) -> "Position":
@@ -123,13 +124,21 @@ class Position:
     # --- turns -------------------------------------------------------------------------------
     def begin(self, seat: int, take: bool = False) -> "Position":
         """Start ``seat``'s turn (as after its draw when ``take`` is False)."""
-        _, melds, _, _, st, _, sidev, _, _, _ = self.S
+        melds = self.S.melds
+        st = self.S.st
+        sidev = self.S.sidev
         moves.begin_turn_nb(st, sidev, melds, seat, 1 if take else 0)
         return self
 
     def take_options(self, seat: int) -> list:
         """The legal pile takes as (naturals, deuces, jokers) from the hand."""
-        hands, melds, _, pile, st, seatv, sidev, _, ws, _ = self.S
+        hands = self.S.hands
+        melds = self.S.melds
+        pile = self.S.pile
+        st = self.S.st
+        seatv = self.S.seatv
+        sidev = self.S.sidev
+        ws = self.S.ws
         self.begin(seat, take=True)
         n = options.take_options_nb(self.nb, st, seatv, sidev, hands[seat], melds, pile, seat,
                                     self.opts, 0, self.plan, ws)
@@ -141,7 +150,12 @@ class Position:
     def meld_options(self, seat: int, planning: bool = False) -> list:
         """Legal meld-phase options as readable tuples: ('new', rank, '3N'|'2N+2'|'2N+JK'|...),
         ('add', rank, card), ('out', discard or None), ('stop',)."""
-        hands, melds, _, pile, st, seatv, _, _, ws, _ = self.S
+        hands = self.S.hands
+        melds = self.S.melds
+        pile = self.S.pile
+        st = self.S.st
+        seatv = self.S.seatv
+        ws = self.S.ws
         n = options.meld_options_nb(self.nb, st, seatv, hands[seat], melds, pile, seat, planning,
                                     False, self.opts, self.plan, ws)
         return [describe(self.opts[i]) for i in range(n)]
@@ -150,7 +164,11 @@ class Position:
         """Every going-out plan open now (kernels/game/plans.py), as dicts: discard (token or
         None), melds ({rank: cards placed}), placed ({rank: (naturals, deuces, jokers)}),
         concealed, score, index."""
-        hands, melds, _, _, st, seatv, _, _, ws, _ = self.S
+        hands = self.S.hands
+        melds = self.S.melds
+        st = self.S.st
+        seatv = self.S.seatv
+        ws = self.S.ws
         n = plans.go_out_plans_nb(self.nb, st, seatv, hands[seat], melds, seat,
                                   st[state.ST_TURN_TAKE] == 0, True, False, self.plan, ws)
         out = []
@@ -189,27 +207,27 @@ class Position:
                 for k in range(self.rules.num_sides)]
 
     def set_out(self, seat: int, concealed: bool = False) -> "Position":
-        st = self.S[4]
+        st = self.S.st
         st[state.ST_END_REASON] = 0
         st[state.ST_OUT_SEAT] = seat
         st[state.ST_CONCEALED] = int(concealed)
         return self
 
     def set_stock_end(self) -> "Position":
-        self.S[4][state.ST_END_REASON] = 1
+        self.S.st[state.ST_END_REASON] = 1
         return self
 
     # --- reading the position ----------------------------------------------------------------
     def hand_of(self, seat: int) -> Counter:
-        return Counter({TOKENS[k]: int(v) for k, v in enumerate(self.S[0][seat]) if v})
+        return Counter({TOKENS[k]: int(v) for k, v in enumerate(self.S.hands[seat]) if v})
 
     def meld_of(self, side: int, rank: str) -> tuple:
         """(naturals, deuces, jokers) of a side's meld."""
-        return tuple(int(x) for x in self.S[1][side, :state.M_SIZE, TOKEN_TO_KIND[rank]])
+        return tuple(int(x) for x in self.S.melds[side, :state.M_SIZE, TOKEN_TO_KIND[rank]])
 
     @property
     def st(self):
-        return self.S[4]
+        return self.S.st
 
 
 def engine_min(nb, score) -> int:
@@ -255,26 +273,26 @@ def random_position(seed: int, policy: str):
     for side in range(2):
         for _ in range(int(rng.integers(0, 4))):
             rank = int(rng.integers(4, 15))
-            if pos.S[1][side, :, rank].sum() or cards.count(rank) < 3:
+            if pos.S.melds[side, :, rank].sum() or cards.count(rank) < 3:
                 continue
             for _ in range(3 + int(rng.integers(0, 4))):
                 if rank in cards:
                     cards.remove(rank)
-                    pos.S[1][side, state.M_NAT, rank] += 1
-                    pos.S[1][side, state.M_SIZE, rank] += 1
-            pos.S[6][side, state.SIDE_MELDED] = 1
+                    pos.S.melds[side, state.M_NAT, rank] += 1
+                    pos.S.melds[side, state.M_SIZE, rank] += 1
+            pos.S.sidev[side, state.SIDE_MELDED] = 1
     pile = [cards.pop() for _ in range(int(rng.integers(0, 12)))]
     for seat, hand in enumerate(hands):
         for k in hand:
-            pos.S[0][seat, k] += 1
+            pos.S.hands[seat, k] += 1
     n = len(pile)
-    pos.S[3][:n] = pile
+    pos.S.pile[:n] = pile
     pos.st[state.ST_PILE_N] = n
     pos.st[state.ST_FREEZERS] = sum(1 for c in pile if state.freezes_pile_nb(pos.nb, c))
-    pos.S[2][:len(cards)] = cards
+    pos.S.deck[:len(cards)] = cards
     pos.st[state.ST_STOCK_POS] = 0
     pos.st[state.ST_DECK_N] = len(cards)
-    seed_streams_nb(pos.S[7], seed, 0)
+    seed_streams_nb(pos.S.rng, seed, 0)
     return pos, hands, cards
 
 

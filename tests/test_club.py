@@ -30,7 +30,7 @@ def choose(pos, policy, decision, n, seat=0):
 
 def discard(pos, policy, seat=0):
     """The token of the card the policy discards from seat's hand."""
-    n = options.discard_options_nb(pos.S[0][seat], pos.opts)
+    n = options.discard_options_nb(pos.S.hands[seat], pos.opts)
     i = choose(pos, policy, options.DEC_DISCARD, n, seat)
     return next(t for t, k in K.items() if k == pos.opts[i, 1])
 
@@ -115,9 +115,9 @@ def test_careful_does_not_feed_the_opponents_melds():
 
 def test_careful_prefers_the_rank_the_next_opponent_discarded_last():
     pos = melded(Position()).hand(0, "K 9 5 5").pile("4 6")
-    pos.S[5][1, state.SEAT_LAST_DISCARD] = K["9"] + 1
+    pos.S.seatv[1, state.SEAT_LAST_DISCARD] = K["9"] + 1
     assert discard(pos, "careful") == "9"
-    pos.S[5][1, state.SEAT_LAST_DISCARD] = K["K"] + 1
+    pos.S.seatv[1, state.SEAT_LAST_DISCARD] = K["K"] + 1
     assert discard(pos, "careful") == "K"
 
 
@@ -197,9 +197,9 @@ def test_expert_counts_cards():
     higher card); expert also judges the king more dangerous than careful does."""
     pos = Position().meld(0, "A", "A A A A A A").meld(1, "J", "J J J").hand(0, "A K 5 5") \
         .pile("4 6")
-    pos.S[5][1, state.SEAT_KNOWN + K["K"]] = 2                 # seat 1 took two kings
+    pos.S.seatv[1, state.SEAT_KNOWN + K["K"]] = 2                 # seat 1 took two kings
     assert discard(pos, "expert") == "A"
-    pos.S[1][0, :, K["A"]] = 0                                    # now the aces are unseen
+    pos.S.melds[0, :, K["A"]] = 0                                    # now the aces are unseen
     pos.meld(0, "8", "8 8 8").hand(0, "8 K 5 5")
     assert discard(pos, "expert") == "8"
 

@@ -25,21 +25,25 @@ def rearrange_hidden(pos, hands, stock, seed, known=None):
             hidden[seat].remove(card)
     pool = [c for seat in (1, 2, 3) for c in hidden[seat]] + stock[FIXED_STOCK:]
     rng.shuffle(pool)
-    pos.S[0][1:4, :] = 0
+    pos.S.hands[1:4, :] = 0
     i = 0
     for seat in (1, 2, 3):
         for card in known.get(seat, []):
-            pos.S[0][seat, card] += 1
+            pos.S.hands[seat, card] += 1
         for _ in range(len(hidden[seat])):
-            pos.S[0][seat, pool[i]] += 1
+            pos.S.hands[seat, pool[i]] += 1
             i += 1
-    pos.S[2][FIXED_STOCK:len(stock)] = pool[i:]
+    pos.S.deck[FIXED_STOCK:len(stock)] = pool[i:]
     assert i + len(stock) - FIXED_STOCK == len(pool)
 
 
 def seat0_view(pos):
     """Everything seat 0's turn decided: its hand, the melds, the pile, the turn record."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = pos.S
+    hands = pos.S.hands
+    melds = pos.S.melds
+    pile = pos.S.pile
+    st = pos.S.st
+    sidev = pos.S.sidev
     return (hands[0].copy(), melds.copy(), pile[:st[state.ST_PILE_N]].copy(),
             sidev.copy(), st[state.ST_TURN_SEAT:state.ST_TURN_DISCARDED + 1].copy())
 
@@ -57,11 +61,11 @@ def with_public_history(pos, hands, seed):
     rng = np.random.default_rng(seed + 7)
     known = {}
     for seat in range(4):
-        pos.S[5][seat, state.SEAT_LAST_DISCARD] = int(rng.integers(0, 16))
+        pos.S.seatv[seat, state.SEAT_LAST_DISCARD] = int(rng.integers(0, 16))
         if seat > 0:
             known[seat] = list(rng.permutation(hands[seat])[:int(rng.integers(0, 3))])
             for card in known[seat]:
-                pos.S[5][seat, state.SEAT_KNOWN + card] += 1
+                pos.S.seatv[seat, state.SEAT_KNOWN + card] += 1
     return known
 
 
@@ -76,7 +80,7 @@ def hidden_cards_never_matter(policy, seeds, play=None):
         known = with_public_history(pos, hands, seed)
         with_public_history(pos2, hands, seed)
         rearrange_hidden(pos2, hands, stock, seed, known)
-        changed += not np.array_equal(pos.S[2], pos2.S[2])
+        changed += not np.array_equal(pos.S.deck, pos2.S.deck)
         for p in (pos, pos2):
             if play is None:
                 p.play_turn(0)

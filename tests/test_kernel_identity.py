@@ -18,7 +18,7 @@ def test_greedy_discard_is_the_scored_option_list_pick():
     discard_options_nb."""
     for seed in range(300):
         pos, _, _ = random_position(seed, "greedy")
-        hands, melds = pos.S[0], pos.S[1]
+        hands, melds = pos.S.hands, pos.S.melds
         for seat in range(2):
             n = options.discard_options_nb(hands[seat], pos.opts)
             if n == 0:
@@ -36,7 +36,14 @@ def test_random_and_club_discards_are_the_option_list_picks():
     for seed in range(200):
         policy = ("random", "careful", "rush", "builder", "expert")[seed % 5]
         pos, _, _ = random_position(seed, policy)
-        hands, melds, deck, pile, st, seatv, sidev, streams, ws, wm = pos.S
+        hands = pos.S.hands
+        melds = pos.S.melds
+        pile = pos.S.pile
+        st = pos.S.st
+        seatv = pos.S.seatv
+        sidev = pos.S.sidev
+        streams = pos.S.rng
+        ws = pos.S.ws
         pid = POLICY_NAMES.index(policy)
         for seat in range(4):
             n = options.discard_options_nb(hands[seat], pos.opts)
@@ -67,7 +74,7 @@ def test_greedy_survey_matches_the_separate_scans():
     rng = np.random.default_rng(5)
     for seed in range(300):
         pos, _, _ = random_position(seed, "greedy")
-        hands, melds = pos.S[0], pos.S[1]
+        hands, melds = pos.S.hands, pos.S.melds
         if seed % 2:
             hands[0, 4:] = rng.integers(0, 4, hands.shape[1] - 4)
         if seed % 3 == 0:                   # wild cards on some melds: sizes 6, 7 and more
@@ -95,7 +102,7 @@ def test_meld_sizes_are_kept_with_the_cards():
             S = state.new_state()
             seat = tasks.run(tasks.TASK_UNTIL, plan.rules_nb, policy_table(plan), plan.params,
                              seed=7, first=deal, S=S, turns=12)[0]
-            melds = S[1]
+            melds = S.melds
             sums = melds[:, state.M_NAT] + melds[:, state.M_DEUCE] + melds[:, state.M_JOKER]
             assert (melds[:, state.M_SIZE] == sums).all(), (policy, deal, seat)
             assert state.melds_consistent_nb(melds)
@@ -117,11 +124,11 @@ def near_out_position(rules, rng):
     for r in melded:
         nat = int(rng.integers(3, 8))
         wild = int(rng.integers(0, 3)) if nat < 7 else 0
-        pos.S[1][0, state.M_NAT, r] = nat
-        pos.S[1][0, state.M_DEUCE, r] = wild
-    state.set_meld_sizes(pos.S[1])
-    pos.S[6][0, state.SIDE_MELDED] = 1
-    hand = pos.S[0][0]
+        pos.S.melds[0, state.M_NAT, r] = nat
+        pos.S.melds[0, state.M_DEUCE, r] = wild
+    state.set_meld_sizes(pos.S.melds)
+    pos.S.sidev[0, state.SIDE_MELDED] = 1
+    hand = pos.S.hands[0]
     for r in ranks[len(melded):len(melded) + int(rng.integers(0, 4))]:
         hand[r] = int(rng.integers(1, 5))
     for r in melded:
@@ -137,7 +144,11 @@ def near_out_position(rules, rng):
 def plans_without_shortfall_check(pos):
     """The plans go_out_plans_nb lists, found by trying every discard candidate directly
     (plans_for_discard_nb), without its early wild-card shortfall check."""
-    hands, melds, _, _, st, seatv, _, _, ws, _ = pos.S
+    hands = pos.S.hands
+    melds = pos.S.melds
+    st = pos.S.st
+    seatv = pos.S.seatv
+    ws = pos.S.ws
     stray, stray_kind = plans.unmeldable_cards_nb(pos.nb, hands[0], melds, 0)
     ws[state.WS_PLAN_DFS, plans.PD_JOINING] = 0
     n = 0
@@ -163,7 +174,7 @@ def test_wild_card_shortfall_hides_no_going_out_plan():
         short = with_plans = 0
         for _ in range(1500):
             pos = near_out_position(rules, rng)
-            hand, melds = pos.S[0][0], pos.S[1]
+            hand, melds = pos.S.hands[0], pos.S.melds
             stray, _ = plans.unmeldable_cards_nb(pos.nb, hand, melds, 0)
             if stray > 1:
                 continue
@@ -173,7 +184,7 @@ def test_wild_card_shortfall_hides_no_going_out_plan():
                 short += 1
                 assert n == 0, (rules, hand.tolist())
             else:
-                st, seatv, ws = pos.S[4], pos.S[5], pos.S[8]
+                st, seatv, ws = pos.S.st, pos.S.seatv, pos.S.ws
                 assert plans.go_out_plans_nb(pos.nb, st, seatv, hand, melds, 0, True, True,
                                              False, pos.plan, ws) == n
         assert short >= 50 and with_plans >= 500, (rules, short, with_plans)
@@ -262,7 +273,12 @@ def test_no_plan_after_a_yes_means_no_plan_in_the_first_option_list():
             pos, _, _ = random_position(i, "random")
             seat = i % 4
             pos.begin(seat)
-        hands, melds, _, pile, st, seatv, _, _, ws, _ = pos.S
+        hands = pos.S.hands
+        melds = pos.S.melds
+        pile = pos.S.pile
+        st = pos.S.st
+        seatv = pos.S.seatv
+        ws = pos.S.ws
         n_full = options.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
                                          False, False, pos.opts, pos.plan, ws)
         full = pos.opts[:n_full].copy()
@@ -334,13 +350,13 @@ def test_max_extra_count_walks_the_rank_masks_as_the_rank_loop():
     gen = np.random.default_rng(11)
     for rules in variants:
         pos = Position(rules)
-        ws = pos.S[8]
+        ws = pos.S.ws
         for trial in range(150):
             hand = np.zeros(NKINDS, np.int64)
             hand[FIRST_NATURAL:] = gen.integers(0, 4, NKINDS - FIRST_NATURAL) * \
                 (gen.random(NKINDS - FIRST_NATURAL) < 0.5)
             hand[DEUCE], hand[JOKER] = gen.integers(0, 4), gen.integers(0, 3)
-            melds = np.zeros_like(pos.S[1])
+            melds = np.zeros_like(pos.S.melds)
             for r in range(FIRST_NATURAL, NKINDS):
                 if gen.random() < 0.3:
                     melds[0, state.M_NAT, r] = gen.integers(3, 8)

@@ -107,8 +107,8 @@ def test_source_b_canasta_laid_as_a_take_meld_earns_the_bonus():
     p.hand(0, "9 9 Q Q Q Q Q Q Q 6 7").pile("5 8 9")
     assert take(p, 0, 2)
     assert p.meld_of(0, "Q") == (7, 0, 0)                            # greedy lays them first
-    moves.end_turn_nb(p.nb, p.st, p.S[5], p.S[6], p.S[1], 0)
-    assert p.S[6][0, state.SIDE_CONCEALED_CANASTAS] == 1
+    moves.end_turn_nb(p.nb, p.st, p.S.seatv, p.S.sidev, p.S.melds, 0)
+    assert p.S.sidev[0, state.SIDE_CONCEALED_CANASTAS] == 1
     assert p.score()[0]["canasta_bonus"] == 500 + 100
 
 
@@ -166,7 +166,7 @@ def test_a_pile_take_counts_as_melding_earlier_in_the_deal():
     p.hand(0, "8 8 K Q J 6 5 7 9 10 A").pile("5 8").stock("7 7 7 7")
     assert p.play_turn(0) == moves.CONTINUE
     assert p.meld_of(0, "8") == (3, 0, 0)                            # the take meld
-    assert p.S[5][0, state.SEAT_MELDED_BEFORE] == 1
+    assert p.S.seatv[0, state.SEAT_MELDED_BEFORE] == 1
     p.hand(0, "9 9 9 9 9 9 9 K").begin(0)                            # a later turn
     options = p.go_out_plans(0)
     assert options and not any(o["concealed"] for o in options)
@@ -177,7 +177,7 @@ def test_a_take_meld_is_the_players_own_canasta_for_r30():
     70 < 120); once the pile has joined, 8-8-8 and a discard go out concealed, exempt."""
     p = _greedy(Position(scores=(3000, 0))).hand(0, "K K K K K K 8 8 8").pile("4 K")
     assert (6, 0, 0) in p.take_options(0)
-    seed_streams_nb(p.S[7], 1, 1)
+    seed_streams_nb(p.S.rng, 1, 1)
     assert p.play_turn(0) == DEAL_OVER
     assert p.st[state.ST_CONCEALED] == 1 and hand_size(p, 0) == 0     # R44, R30
     assert side_melds(p, 0)["K"] == (7, 0, 0)

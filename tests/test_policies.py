@@ -20,7 +20,12 @@ def single_card_form(kind, rank, nat, de, jo, opts):
 
 
 def greedy_step_and_options(pos, seat=0):
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = pos.S
+    hands = pos.S.hands
+    melds = pos.S.melds
+    pile = pos.S.pile
+    st = pos.S.st
+    seatv = pos.S.seatv
+    ws = pos.S.ws
     step = greedy.greedy_meld_step_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat,
                                         False, pos.plan, ws)
     n = options.meld_options_nb(pos.nb, st, seatv, hands[seat], melds, pile, seat, False,
@@ -35,10 +40,10 @@ def test_greedy_meld_step_is_a_best_scored_legal_option(scores):
     for seed in range(400):
         pos, _, _ = random_position(seed, "greedy")
         if seed % 3 == 0:                       # some positions with an unmelded side 0
-            pos.S[1][0] = 0
-            pos.S[6][0, state.SIDE_MELDED] = 0
+            pos.S.melds[0] = 0
+            pos.S.sidev[0, state.SIDE_MELDED] = 0
         for side in (0, 1):
-            pos.S[6][side, state.SIDE_MINIMUM] = int(np.select([scores[side] < 0, scores[side] < 1500,
+            pos.S.sidev[side, state.SIDE_MINIMUM] = int(np.select([scores[side] < 0, scores[side] < 1500,
                                                scores[side] < 3000], [15, 50, 90], 120))
         pos.begin(0)
         (kind, rank, nat, de, jo), opts = greedy_step_and_options(pos)
@@ -48,7 +53,7 @@ def test_greedy_meld_step_is_a_best_scored_legal_option(scores):
         forms = {tuple(int(x) for x in row) for row in opts}
         form = single_card_form(kind, rank, nat, de, jo, opts)
         assert form in forms, (seed, kind, rank)
-        melds = pos.S[1]
+        melds = pos.S.melds
         side_scores = [greedy.greedy_option_score_nb(pos.nb, 1, row, melds, 0) for row in opts]
         chosen = np.array(form)
         assert greedy.greedy_option_score_nb(pos.nb, 1, chosen, melds, 0) \
@@ -62,7 +67,13 @@ def test_greedy_take_is_the_best_legal_take():
     takes = 0
     for seed in range(600):
         pos, _, _ = random_position(seed, "greedy")
-        hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = pos.S
+        hands = pos.S.hands
+        melds = pos.S.melds
+        pile = pos.S.pile
+        st = pos.S.st
+        seatv = pos.S.seatv
+        sidev = pos.S.sidev
+        ws = pos.S.ws
         options = pos.take_options(0)
         k, d, j = greedy.greedy_take_nb(pos.nb, st, seatv, sidev, hands[0], melds, pile, 0,
                                           pos.plan, ws)
@@ -77,10 +88,10 @@ def test_greedy_take_is_the_best_legal_take():
 
 
 def greedy_discard(pos, seat=0):
-    hands, melds = pos.S[0], pos.S[1]
+    hands, melds = pos.S.hands, pos.S.melds
     n = options.discard_options_nb(hands[seat], pos.opts)
     i = greedy.greedy_nb(pos.nb, pos.params[seat], options.DEC_DISCARD, pos.opts, n,
-                         hands[seat], melds, 0, pos.S[8][10])
+                         hands[seat], melds, 0, pos.S.ws[10])
     return int(pos.opts[i, 1])
 
 
@@ -134,9 +145,9 @@ def test_random_is_uniform_over_the_options():
     n = 5
     counts = np.zeros(n, int)
     from canasta_sim.kernels.game.rng import seed_streams_nb
-    seed_streams_nb(pos.S[7], 3, 0)
+    seed_streams_nb(pos.S.rng, 3, 0)
     for _ in range(20000):
-        counts[random.random_pick_nb(pos.S[7], 2, n)] += 1
+        counts[random.random_pick_nb(pos.S.rng, 2, n)] += 1
     expected = 20000 / n
     chi2 = ((counts - expected) ** 2 / expected).sum()
     assert chi2 < 18.5            # 4 degrees of freedom, p = 0.001

@@ -44,7 +44,7 @@ def test_R1_sides_are_opposite_seats():
     from canasta_sim.kernels.game.deal import place_red3s_nb
     for seat in (2, 3):
         place_red3s_nb(p.S, p.buf, seat, 0)
-    assert p.S[6][0, state.SIDE_RED3] == 1 and p.S[6][1, state.SIDE_RED3] == 2   # R1
+    assert p.S.sidev[0, state.SIDE_RED3] == 1 and p.S.sidev[1, state.SIDE_RED3] == 2   # R1
 
 
 def test_R2_R3_the_deck():
@@ -85,7 +85,7 @@ def test_R6_R7_R9_dealing_order_from_the_shuffled_deck(deal):
     plan = prepare(1, 21, "classic", "greedy")
     p = Position()
     deal_nb(plan.rules_nb, p.S, p.buf, 21, deal, -1, plan.scores_before)
-    deck = [TOKENS[int(k)] for k in p.S[2][:108]]
+    deck = [TOKENS[int(k)] for k in p.S.deck[:108]]
     dealer = int(p.st[state.ST_DEALER])
     hands = [Counter() for _ in range(4)]
     for j in range(44):
@@ -107,9 +107,9 @@ def test_R6_R7_R9_dealing_order_from_the_shuffled_deck(deal):
     for seat in range(4):
         assert p.hand_of(seat) == +hands[seat]
         assert sum(hands[seat].values()) == 11                           # R9: still 11
-    assert [int(p.S[6][k, state.SIDE_RED3]) for k in (0, 1)] == red3
+    assert [int(p.S.sidev[k, state.SIDE_RED3]) for k in (0, 1)] == red3
     n = int(p.st[state.ST_PILE_N])
-    assert [TOKENS[int(k)] for k in p.S[3][:n]] == pile                  # R7
+    assert [TOKENS[int(k)] for k in p.S.pile[:n]] == pile                  # R7
     assert int(p.st[state.ST_STOCK_POS]) == pos
 
 

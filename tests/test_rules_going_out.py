@@ -262,7 +262,7 @@ def test_R44_going_out_plan_keeps_the_concealed_bonus():
 def test_R25_five_black_threes_meld_four_and_discard_one():
     """Three packs hold six black threes: with five, four are melded and one discarded."""
     p = side0("six-player", **CANASTA).hand(0, "3s 3s 3s 3c 3c")
-    p.S[1][0, :, 4:] = 0
+    p.S.melds[0, :, 4:] = 0
     p.meld(0, "9", "9 9 9 9 9 9 9").meld(0, "K", "K K K 2 2 2 K")
     p.begin(0)
     assert p.go_out_plan(0) == ("3b", {"3b": 4})                        # R25

@@ -28,7 +28,7 @@ def test_T15_minimum_by_score(score, minimum):
     assert state.initial_minimum_nb(CLASSIC, score) == minimum          # R27
     assert naive.initial_minimum(score) == minimum
     p = Position(scores=(score, 0))
-    assert p.S[6][0, state.SIDE_MINIMUM] == minimum                     # R27 at the deal start
+    assert p.S.sidev[0, state.SIDE_MINIMUM] == minimum                     # R27 at the deal start
 
 
 def test_R27_minimum_reaches_the_deal_from_scores_before():
@@ -39,7 +39,7 @@ def test_R27_minimum_reaches_the_deal_from_scores_before():
     plan = prepare(1, 3, "classic", "greedy", [1600, -20])
     p = Position()
     deal_nb(plan.rules_nb, p.S, p.buf, 3, 0, -1, plan.scores_before)
-    assert list(p.S[6][:2, state.SIDE_MINIMUM]) == [90, 15]             # R27
+    assert list(p.S.sidev[:2, state.SIDE_MINIMUM]) == [90, 15]             # R27
 
 
 # ---- T16: the minimum decides which initial melds are legal ---------------------------------------
@@ -140,7 +140,7 @@ def test_T20_joker_completes_the_count():
     for s in range(12):                     # whatever take melds the player then chooses
         p = build().policies("random")
         from canasta_sim.kernels.game.rng import seed_streams_nb
-        seed_streams_nb(p.S[7], 5, s)
+        seed_streams_nb(p.S.rng, 5, s)
         if take(p, 0, 2):
             melds = side_melds(p, 0)
             assert sum(m[2] for m in melds.values()) == 1               # R35: the joker is needed

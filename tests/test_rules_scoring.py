@@ -264,7 +264,7 @@ def test_T44_concealed_canasta_bonus_for_a_canasta_made_from_hand_in_one_turn():
         for step in steps:
             opts = p.meld_options(0)
             apply_step(p, 0, p.opts[opts.index(step)])
-        moves.end_turn_nb(p.nb, p.S[4], p.S[5], p.S[6], p.S[1], 0)
+        moves.end_turn_nb(p.nb, p.S.st, p.S.seatv, p.S.sidev, p.S.melds, 0)
         return p.set_stock_end().score()[0]
 
     seven_queens = [("new", "Q", "3N")] + [("add", "Q", "Q")] * 4

@@ -50,8 +50,8 @@ def _positions(count, rules="classic", policies="expert", seed=3):
 
 
 def _stock(S):
-    st = S[4]
-    return S[2][st[state.ST_STOCK_POS]:st[state.ST_DECK_N]]
+    st = S.st
+    return S.deck[st[state.ST_STOCK_POS]:st[state.ST_DECK_N]]
 
 
 def _all_cards(S, nb):
@@ -87,18 +87,18 @@ def test_resampler_keeps_what_the_seat_knows_and_conserves_cards(rules):
             W = state.new_state()
             assert search.determinize_entry_nb(nb, S, W, seat, DEC_DISCARD, d, 0)
             assert np.array_equal(_all_cards(W, nb), _deck(nb))
-            assert np.array_equal(W[0][seat], S[0][seat])
+            assert np.array_equal(W.hands[seat], S.hands[seat])
             for a in (1, 3, 5, 6):                      # melds, pile, seat and side records
                 assert np.array_equal(W[a], S[a])
-            assert np.array_equal(W[4][:state.ST_TRACE_ON], S[4][:state.ST_TRACE_ON])
-            assert np.array_equal(W[0].sum(axis=1), S[0].sum(axis=1))
-            known = W[5][:, state.SEAT_KNOWN:state.SEAT_KNOWN + NKINDS]
-            assert (W[0] >= known).all()
+            assert np.array_equal(W.st[:state.ST_TRACE_ON], S.st[:state.ST_TRACE_ON])
+            assert np.array_equal(W.hands.sum(axis=1), S.hands.sum(axis=1))
+            known = W.seatv[:, state.SEAT_KNOWN:state.SEAT_KNOWN + NKINDS]
+            assert (W.hands >= known).all()
             assert len(_stock(W)) == len(_stock(S))
             for s in range(plan.rules.num_players):
-                if W[0][s, RED3] > 0:
-                    assert "first_turn" in rules and W[5][s, state.SEAT_HAD_TURN] == 0
-            moved += not np.array_equal(W[0], S[0]) or not np.array_equal(_stock(W), _stock(S))
+                if W.hands[s, RED3] > 0:
+                    assert "first_turn" in rules and W.seatv[s, state.SEAT_HAD_TURN] == 0
+            moved += not np.array_equal(W.hands, S.hands) or not np.array_equal(_stock(W), _stock(S))
     assert moved >= 70
 
 
@@ -108,7 +108,7 @@ def test_resampler_is_a_function_of_what_the_seat_knows():
     rng = np.random.default_rng(5)
     differ = 0
     for plan, S, seat in _positions(20):
-        S2 = tuple(a.copy() for a in S)
+        S2 = state.copy_state(S)
         rearrange_hidden(S2, seat, rng)
         W1, W2, W3, W4 = (state.new_state() for _ in range(4))
         nb = plan.rules_nb
@@ -131,7 +131,7 @@ def test_playouts_shuffle_only_the_stock_and_only_from_what_the_seat_knows():
     reordered = 0
     for plan, S, seat in _positions(20, seed=9):
         nb = plan.rules_nb
-        S2 = tuple(a.copy() for a in S)
+        S2 = state.copy_state(S)
         rearrange_hidden(S2, seat, rng)
         W0, W1, W1b, W2 = (state.new_state() for _ in range(4))
         search.determinize_entry_nb(nb, S, W0, seat, DEC_DISCARD, 3, 0)
@@ -164,7 +164,7 @@ def test_a_short_pool_is_refused():
     deal) is not determinized."""
     plan, S, seat = _positions(1)[0]
     other = (seat + 1) % 4
-    S[0][other, FIRST_NATURAL] += 200
+    S.hands[other, FIRST_NATURAL] += 200
     assert not search.determinize_entry_nb(plan.rules_nb, S, state.new_state(), seat,
                                            DEC_DISCARD, 0, 0)
 
@@ -270,7 +270,7 @@ def _turn_with_choice(plan, S, seat, choice):
     """``seat``'s draw and meld phases from a copy of ``S``, its going-out choice fixed after
     the draw (tasks.out_choice_entry_nb): (candidates the search would roll out, the state
     after the meld phase)."""
-    S2 = tuple(a.copy() for a in S)
+    S2 = state.copy_state(S)
     cands = np.zeros(search.MAX_CANDIDATES, np.int64)
     n = tasks.out_choice_entry_nb(plan.rules_nb, S2, seat, policy_table(plan), plan.params,
                                    choice, cands)
@@ -279,7 +279,7 @@ def _turn_with_choice(plan, S, seat, choice):
 
 def _went_out(S, seat):
     """Whether the seat's hand is empty: it went out (R39)."""
-    return S[0][seat].sum() == 0
+    return S.hands[seat].sum() == 0
 
 
 def _same_turn(A, B):

@@ -131,7 +131,7 @@ def test_another_process_rebuilds_the_policy_from_the_plan_without_the_file(tmp_
     copy.unlink()
     code = ("import pickle, sys, numpy as np\n"
             "from canasta_sim.runner import play_range\n"
-            "from canasta_sim.kernels import layout\n"
+            "from canasta_sim.kernels.game import layout\n"
             f"plan = pickle.loads(open({str(blob)!r}, 'rb').read())\n"
             "out = np.zeros((plan.deals, layout.NCOLS), np.int64)\n"
             "play_range(plan, 0, out)\n"
@@ -256,8 +256,8 @@ def test_the_information_check_fails_when_the_seat_sees_hidden_cards(monkeypatch
 
     def leaky(S, seat, rng):
         moved = real(S, seat, rng)
-        hands = S[0]
-        other = (seat + 1) % int(S[4][state.ST_NSEATS])
+        hands = S.hands
+        other = (seat + 1) % int(S.st[state.ST_NSEATS])
         hands[[seat, other]] = hands[[other, seat]]
         return moved
 

@@ -79,7 +79,12 @@ def shuffle_nb(deck, n, rng):
 @kernel
 def reset_state_nb(S):
     """Zero every array of a state tuple for a new deal."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
     hands[:, :] = 0
     melds[:, :, :] = 0
     pile[:] = 0
@@ -106,7 +111,11 @@ def draw_card_nb(deck, st):
 def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     """Shuffle and deal deal ``deal`` (R5-R9) and turn the upcard (R7, R8).
     ``dealer`` < 0 draws the dealer from the deal's dealer stream."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    deck = S.deck
+    st = S.st
+    sidev = S.sidev
+    rng = S.rng
     reset_state_nb(S)
     seed_streams_nb(rng, seed, deal)
     n = rules.num_players
@@ -140,7 +149,8 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
 @kernel
 def trace_start_nb(rules, S, buf, dealer, dealt):
     """The trace's start event: every hand as dealt, then the stock (top first)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    deck = S.deck
+    st = S.st
     n = rules.num_players
     pos = ev_begin_nb(st, buf, EV_START, dealer, 0, 0)
     if pos < 0:
@@ -157,7 +167,10 @@ def trace_start_nb(rules, S, buf, dealer, dealt):
 def place_red3s_nb(S, buf, seat, source):
     """R9/R13: put every red three of ``seat``'s hand on its side's table, each replaced by
     the top stock card.  Returns True if a replacement was due from an empty stock (R47)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    deck = S.deck
+    st = S.st
+    sidev = S.sidev
     side = side_of_nb(st, seat)
     empty = False
     while hands[seat, RED3] > 0:
@@ -175,7 +188,9 @@ def place_red3s_nb(S, buf, seat, source):
 @kernel
 def turn_upcard_nb(rules, S, buf):
     """R7: turn stock cards onto the pile until the top is out of the cover set; R8 freezing."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    deck = S.deck
+    pile = S.pile
+    st = S.st
     pos = ev_begin_nb(st, buf, EV_UPCARD, -1, 0, 0)
     while True:
         card = draw_card_nb(deck, st)

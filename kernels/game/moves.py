@@ -129,7 +129,10 @@ def is_concealed_nb(rules, st, seatv, melds, seat):
 @kernel
 def go_out_nb(rules, S, buf, seat):
     """R39: the seat's hand is empty; record who went out and how (R44)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    melds = S.melds
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
     concealed = is_concealed_nb(rules, st, seatv, melds, seat)
     st[ST_OUT_SEAT] = seat
     st[ST_CONCEALED] = 1 if concealed else 0
@@ -142,7 +145,7 @@ def go_out_nb(rules, S, buf, seat):
 @kernel
 def stock_ends_deal_nb(rules, S, seat):
     """R47/R49: the deal ends because of the stock."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    st = S.st
     st[ST_END_REASON] = END_STOCK
     return DEAL_OVER
 
@@ -151,7 +154,7 @@ def stock_ends_deal_nb(rules, S, seat):
 def first_turn_nb(rules, S, buf, seat):
     """Mark the seat's first turn; with red-three replacement at the first turn, its red
     threes go to the table now (R9, knob timing)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    seatv = S.seatv
     if seatv[seat, SEAT_HAD_TURN] == 0:
         seatv[seat, SEAT_HAD_TURN] = 1
         if rules.red3_replacement_timing == Red3Timing.FIRST_TURN:
@@ -161,7 +164,9 @@ def first_turn_nb(rules, S, buf, seat):
 @turn_step
 def draw_from_stock_nb(rules, S, buf, seat):
     """R12(a), R13: draw ``draw_count`` cards (what is left if fewer) and place red threes."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    deck = S.deck
+    st = S.st
     pos = ev_begin_nb(st, buf, EV_DRAW, seat, 0, 0)
     for _ in range(rules.draw_count):
         card = draw_card_nb(deck, st)
@@ -189,7 +194,13 @@ def restore_turn_nb(S, seat):
 def copy_turn_state_nb(S, seat, save):
     """Copy the seat's hand and its public record of known cards, its side's melds and
     melded flag, and st, to (``save``) or from the scratch rows."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    ws = S.ws
+    wm = S.wm
     side = side_of_nb(st, seat)
     for k in range(NKINDS):
         if save:
@@ -218,7 +229,8 @@ def copy_turn_state_nb(S, seat, save):
 @turn_step
 def trace_take_nb(S, buf, seat, top, taken, order, n_order):
     """The take event: the pile (bottom first), then each take meld as rank, count, cards."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    pile = S.pile
+    st = S.st
     n_pile = st[ST_PILE_N]
     pos = ev_begin_nb(st, buf, EV_TAKE, seat, n_pile, n_order)
     if pos < 0:
@@ -243,7 +255,11 @@ def trace_take_nb(S, buf, seat, top, taken, order, n_order):
 @turn_step
 def join_pile_nb(S, buf, seat):
     """R36: the rest of the pile joins the hand; its red threes go to the table (R14)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
     reds = 0
@@ -276,7 +292,11 @@ def forget_known_nb(seatv, seat, kind, count):
 def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
     """Put cards from the seat's hand on its side's meld (actions.place_cards_nb) and keep
     the public record of the cards it is known to hold."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
     place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, joker, trace)
     forget_known_nb(seatv, seat, rank, nat)
     forget_known_nb(seatv, seat, DEUCE, deuce)
@@ -287,7 +307,7 @@ def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
 def execute_go_out_nb(rules, S, buf, seat, plans, p):
     """Lay going-out plan ``p`` (kernels/game/plans.py) meld by meld, then discard (if it has a
     discard) and go out (R39-R44)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    st = S.st
     plan = plans[p]
     discard = plan[PLAN_META, 0]
     for r in range(BLACK3, NKINDS):
@@ -305,7 +325,10 @@ def execute_go_out_nb(rules, S, buf, seat, plans, p):
 @turn_step
 def discard_card_nb(rules, S, buf, seat, card):
     """R17: put one card from the hand on the pile (a wild card freezes it, R32)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
     hands[seat, card] -= 1
     forget_known_nb(seatv, seat, card, 1)
     seatv[seat, SEAT_LAST_DISCARD] = card + 1
@@ -321,7 +344,11 @@ def discard_card_nb(rules, S, buf, seat, card):
 def finish_discard_nb(rules, S, buf, seat, card):
     """R17, R39: the turn's discard of ``card``, then going out if the hand is empty, else the
     end of the turn.  Returns DEAL_OVER or CONTINUE."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
     discard_card_nb(rules, S, buf, seat, card)
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)

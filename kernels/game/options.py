@@ -606,7 +606,11 @@ def discardable_kinds_nb(hand_row):
 def forced_take_due_nb(rules, S, seat):
     """R49 as read in RULES.md 2.11: after the stock is gone the player must take an unfrozen
     pile whose natural top card his side has a meld of (layoff allowed, R37 and R16 permitting)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    sidev = S.sidev
     if rules.empty_stock_forced_take == 0 or rules.unfrozen_take_by_layoff == 0:
         return False
     n = st[ST_PILE_N]

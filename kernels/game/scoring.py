@@ -65,7 +65,7 @@ from .state import (
 @kernel
 def score_deal_nb(rules, S, row):
     """Fill the result row: deal facts and every side's score items (R51-R57)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    st = S.st
     row[:] = 0
     row[COL_DEALER] = st[ST_DEALER]
     row[COL_END_REASON] = st[ST_END_REASON]
@@ -85,7 +85,10 @@ def score_deal_nb(rules, S, row):
 def score_side_nb(rules, S, side, out):
     """One side's items: melds (R54), canastas (R51), red threes (R52, R57), going out (R53),
     hands (R55) and their sum (R56)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    sidev = S.sidev
     meld_points = melds[side, M_NAT, BLACK3] * card_value_nb(rules, BLACK3)
     natural = 0
     mixed = 0
@@ -133,7 +136,13 @@ def score_side_nb(rules, S, side, out):
 def cards_conserved_nb(rules, S):
     """R2: hands, melds, pile, stock and red-three areas hold exactly the deck (and every
     meld's size column agrees with its cards)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    deck = S.deck
+    pile = S.pile
+    st = S.st
+    sidev = S.sidev
+    ws = S.ws
     have = ws[WS_CHECK_HAVE]
     have[:] = 0
     for s in range(st[ST_NSEATS]):

@@ -1,7 +1,7 @@
-"""The deal state as a tuple of plain integer arrays, and the small rule helpers
+"""The deal state, a named tuple of plain integer arrays, and the small rule helpers
 every other kernel uses (card values, meld validity, freezing, minimums).
 
-State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
+The state ``S`` is a :class:`DealState`, read by field name (``S.hands``, ``S.st``):
 
 * ``hands``  int64[MAX_SEATS, NKINDS]     cards in each hand, by kind
 * ``melds``  int64[MAX_SIDES, M_COLS, MELD_KINDS]  each side's meld of each rank:
@@ -21,6 +21,8 @@ State tuple ``S = (hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm)``:
 * ``ws``     int64[WS_ROWS, WS_COLS]      scratch rows (``WS_*``), so hot loops never allocate
 * ``wm``     int64[2, MELD_KINDS, M_COLS]  scratch meld tables (``WM_*``)
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from ..jit import entry, kernel, one_step
@@ -122,9 +124,25 @@ WM_SAVE = 0          # snapshot of the side's melds
 WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld
 
 
+class DealState(NamedTuple):
+    """The deal state (module docstring): ten arrays a kernel reads by name.  Numba passes it
+    exactly as a plain tuple of the same arrays (the same machine code), so names cost
+    nothing."""
+    hands: np.ndarray
+    melds: np.ndarray
+    deck: np.ndarray
+    pile: np.ndarray
+    st: np.ndarray
+    seatv: np.ndarray
+    sidev: np.ndarray
+    rng: np.ndarray
+    ws: np.ndarray
+    wm: np.ndarray
+
+
 def new_state():
-    """Allocate one zeroed deal state tuple (see the module docstring)."""
-    return (np.zeros((MAX_SEATS, NKINDS), np.int64),
+    """Allocate one zeroed :class:`DealState` (see the module docstring)."""
+    return DealState(np.zeros((MAX_SEATS, NKINDS), np.int64),
             np.zeros((MAX_SIDES, M_COLS, MELD_KINDS), np.int64),
             np.zeros(MAX_CARDS, np.int64),
             np.zeros(MAX_CARDS, np.int64),
@@ -137,6 +155,11 @@ def new_state():
 
 
 new_state_nb = entry(new_state)
+
+
+def copy_state(S):
+    """A :class:`DealState` holding copies of ``S``'s arrays (for Python callers)."""
+    return DealState(*(a.copy() for a in S))
 
 RULES_DTYPE = np.dtype([(name, np.int64) for name in RulesNb._fields])
 """The knobs of :class:`RulesNb` as one numpy record: what entry kernels pass to helpers."""

@@ -55,14 +55,14 @@ GAME_ON = -1                                      # game_over_nb: the game goes 
 def deal_for_play_nb(rules, S, buf, seed, deal, dealer, scores_before):
     """Deal ``deal`` into ``S``; returns the seat that plays first, the dealer's left (R10)."""
     deal_nb(rules, S, buf, seed, deal, dealer, scores_before)
-    return (S[4][ST_DEALER] + 1) % S[4][ST_NSEATS]
+    return (S.st[ST_DEALER] + 1) % S.st[ST_NSEATS]
 
 
 @level
 def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    st = S.st
     seat = deal_for_play_nb(rules, S, buf, seed, deal, dealer, scores_before)
     if play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
                            np.int64(MAX_TURNS)) >= 0:      # int64: see play_turns_nb
@@ -144,5 +144,5 @@ def deal_only_nb(rules, seed, first_deal, n, scores_before):
     record = rules_record_nb(rules)
     for i in range(n):
         deal_nb(record[0], S, buf, seed, first_deal + i, -1, scores_before)
-        total += S[4][ST_UPCARDS] + S[2][0]
+        total += S.st[ST_UPCARDS] + S.deck[0]
     return total

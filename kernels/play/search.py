@@ -89,6 +89,7 @@ from ..game.state import (
     WS_ROWS,
     WS_SEARCH,
     WS_UNSEEN,
+    DealState,
     canastas_nb,
     hand_size_nb,
     rules_record_nb,
@@ -168,7 +169,7 @@ def scratch_state_nb(ws):
     rng = ws[R_SIDEV, AT:AT + NSTREAMS].view(np.uint64)
     scratch = ws[W_WS:W_WS + WS_SEARCH]
     wm = ws[R_WM, 0:2 * MELD_KINDS * M_COLS].reshape((2, MELD_KINDS, M_COLS))
-    return (hands, melds, deck, pile, st, seatv, sidev, rng, scratch, wm)
+    return DealState(hands, melds, deck, pile, st, seatv, sidev, rng, scratch, wm)
 
 
 @kernel
@@ -176,8 +177,22 @@ def copy_state_nb(S, W):
     """Copy the deal of ``S`` into ``W`` (all but the scratch rows ``ws`` and ``wm``, which
     hold nothing between turns or at a searched decision), with the trace and the
     conservation check off in ``W``."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
-    hands2, melds2, deck2, pile2, st2, seatv2, sidev2, rng2, ws2, wm2 = W
+    hands = S.hands
+    melds = S.melds
+    deck = S.deck
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    rng = S.rng
+    hands2 = W.hands
+    melds2 = W.melds
+    deck2 = W.deck
+    pile2 = W.pile
+    st2 = W.st
+    seatv2 = W.seatv
+    sidev2 = W.sidev
+    rng2 = W.rng
     for s in range(MAX_SEATS):
         for k in range(NKINDS):
             hands2[s, k] = hands[s, k]
@@ -207,7 +222,12 @@ def hidden_pool_nb(rules, S, seat, pool, unseen):
     """Write into ``pool`` the cards hidden from ``seat`` -- the deck (R2) less its hand, the
     melds, the pile, the red threes on the table and the cards other seats are known to
     hold (``SEAT_KNOWN``) -- in order of kind; returns how many."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
     count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen)
     red3 = 2 * rules.num_packs - hands[seat, RED3]                      # R2: two per pack
     for side in range(st[ST_NSIDES]):
@@ -227,7 +247,8 @@ def hidden_pool_nb(rules, S, seat, pool, unseen):
 @kernel
 def unknown_cards_nb(S, s):
     """Cards of seat ``s``'s hand not known to all (its size is public, RULES.md 0.1)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    seatv = S.seatv
     known = 0
     for k in range(NKINDS):
         known += seatv[s, SEAT_KNOWN + k]
@@ -244,7 +265,10 @@ def resample_hidden_nb(rules, W, seat, pool, unseen, key_rng):
     Reads only what ``seat`` may know: its own hand, the melds, the pile, red threes, hand
     and stock sizes and known cards.  Returns False (``W`` unusable) if the hidden cards
     cannot fill the hidden places, which no real deal allows."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = W
+    hands = W.hands
+    deck = W.deck
+    st = W.st
+    seatv = W.seatv
     n = hidden_pool_nb(rules, W, seat, pool, unseen)
     need = st[ST_DECK_N] - st[ST_STOCK_POS]
     for s in range(st[ST_NSEATS]):
@@ -294,7 +318,7 @@ def determinize_nb(rules, S, W, seat, key, d):
     """Determinization ``d`` of the decision with ``key``: ``W`` becomes a copy of ``S`` with
     the cards hidden from ``seat`` dealt again (:func:`resample_hidden_nb`).  Its scratch rows
     come from ``S``'s ``ws``; returns False if ``W`` is unusable."""
-    ws = S[8]
+    ws = S.ws
     copy_state_nb(S, W)
     key_rng = ws[R_UNSEEN, AT:AT + 1].view(np.uint64)
     key_rng[0] = playout_seed_nb(key, d, 0)
@@ -305,10 +329,10 @@ def determinize_nb(rules, S, W, seat, key, d):
 def reshuffle_stock_nb(S, W, key, d, r):
     """Playout ``r`` >= 1 of determinization ``d`` (:func:`determinize_nb`, already in ``W``):
     the stock, the deal's future, in another random order; the hands stay as dealt."""
-    st = W[4]
-    key_rng = S[8][R_UNSEEN, AT:AT + 1].view(np.uint64)
+    st = W.st
+    key_rng = S.ws[R_UNSEEN, AT:AT + 1].view(np.uint64)
     key_rng[0] = playout_seed_nb(key, d, r)
-    shuffle_nb(W[2][st[ST_STOCK_POS]:st[ST_DECK_N]], st[ST_DECK_N] - st[ST_STOCK_POS], key_rng)
+    shuffle_nb(W.deck[st[ST_STOCK_POS]:st[ST_DECK_N]], st[ST_DECK_N] - st[ST_STOCK_POS], key_rng)
 
 
 @kernel
@@ -375,7 +399,7 @@ def margin_nb(rules, W, seat, row):
     """The ended deal in ``W``, scored (R51-R57): the seat's side's deal score less the best
     other side's."""
     score_deal_nb(rules, W, row)
-    st = W[4]
+    st = W.st
     side = side_of_nb(st, seat)
     mine = row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]
     best = -10 ** 9
@@ -426,7 +450,7 @@ def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts
     with the rollouts' tables: a discard (DEC_DISCARD: the card), the take or the draw
     (DEC_DRAW: the ``min_pile_take`` that makes expert play it, for the whole turn) or a
     going-out choice (DEC_ASK: ``OUT_*``, from the meld phase)."""
-    nxt = (seat + 1) % W[4][ST_NSEATS]
+    nxt = (seat + 1) % W.st[ST_NSEATS]
     if decision == DEC_DISCARD:
         if finish_discard_nb(rules, W, buf, seat, cand) != DEAL_OVER:
             play_out_nb(rules, W, buf, nxt, pol_r, params_r, opts, plan)
@@ -437,7 +461,7 @@ def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts
         if after >= 0:
             play_out_nb(rules, W, buf, nxt, pol_r, params_r, opts, plan)
     else:
-        W[4][ST_TURN_OUT_CHOICE] = cand
+        W.st[ST_TURN_OUT_CHOICE] = cand
         play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, np.int64(FROM_MELD))
 
 
@@ -450,7 +474,7 @@ def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params
     index of the one to play (:func:`choose_nb`); 0 if a determinization is unusable.  A
     candidate's gain on a determinization is its mean over the playouts, so the confidence
     gate counts determinizations, the independent samples."""
-    rng, ws = S[7], S[8]
+    rng, ws = S.rng, S.ws
     W = scratch_state_nb(ws)
     stats = ws[R_STATS, 0:3 * SQ].view(np.float64)
     stats[:] = 0.0
@@ -458,7 +482,7 @@ def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params
     base = 0
     dets = int(q[Q_DETERMINIZATIONS])
     playouts = max(int(q[Q_ROLLOUTS]), 1)
-    key = decision_key_nb(rng, S[4], seat, decision)
+    key = decision_key_nb(rng, S.st, seat, decision)
     for det in range(dets):
         dsum[:] = 0.0
         for r in range(playouts):
@@ -484,7 +508,13 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     spending wild cards, the take and the draw are rolled out (``pol_r``, ``params_r``: the
     rollouts' tables).  Returns the ``min_pile_take`` that makes the blueprint play the
     chosen one, or -1 for the blueprint's own choice."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    ws = S.ws
     if not pile_top_takeable_nb(st, hands, melds, pile, seat):
         return -1.0
     begin_turn_nb(st, sidev, melds, seat, 1)             # as draw_phase_nb does (R11)
@@ -507,7 +537,13 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
 def discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands):
     """The discards searched, into ``cands`` (the blueprint's choice first); returns how
     many.  ``opts[:n]`` are the discard options (reordered here)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    ws = S.ws
     mask = int(q[Q_DECISIONS])
     want = min(int(q[Q_CANDIDATES]), MAX_CANDIDATES - 1) if mask & SEARCH_DISCARD else 1
     nc = 0
@@ -539,7 +575,9 @@ def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, pl
     """The seat's discard (R17): the blueprint's, or a better candidate found by rollouts
     (``SEARCH_DISCARD``, ``SEARCH_FREEZE``).  With the decision log on, the decision is
     logged as the engine logs one."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    st = S.st
+    ws = S.ws
     n = discard_options_nb(hands[seat], opts)
     cands = ws[R_STATS, AT:AT + MAX_CANDIDATES]
     nc = discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands)
@@ -562,7 +600,11 @@ def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, pl
 def out_open_nb(rules, S, seat, plan):
     """Whether the seat could go out in this turn's meld phase (a going-out plan exists, as
     after a "yes" if it asked, R42): only then is there a going-out choice."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    seatv = S.seatv
+    ws = S.ws
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return False                                                   # R47: no meld
     return can_go_out_if_yes_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws)
@@ -579,7 +621,10 @@ def may_ask_nb(rules, st):
 def blueprint_out_nb(rules, S, seat, eparams):
     """The going-out choice (``OUT_*``) that expert's own reasons make this turn
     (club.go_out_wanted_nb, club.asks_partner_nb)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    sidev = S.sidev
     if may_ask_nb(rules, st) and asks_partner_nb(rules, S, seat, POLICY_EXPERT, eparams):
         return OUT_ASK
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, POLICY_EXPERT, eparams,
@@ -592,7 +637,7 @@ def out_candidates_nb(rules, S, seat, eparams, cands):
     """The going-out choices searched, into ``cands``: ``OUT_OWN`` (the blueprint) first, then
     every other choice open to the seat (R42: going out without asking is closed when asking
     is required in a draw turn); returns how many."""
-    st = S[4]
+    st = S.st
     own = blueprint_out_nb(rules, S, seat, eparams)
     cands[0] = OUT_OWN
     nc = 1
@@ -614,7 +659,7 @@ def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
     going out now, asking the partner (R42) and holding on are rolled out from the meld
     phase on (``pol_r``, ``params_r``: the rollouts' tables).  Returns the ``OUT_*`` choice
     for the turn: ``OUT_OWN`` for the blueprint's own."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    ws = S.ws
     if not out_open_nb(rules, S, seat, plan):
         return OUT_OWN
     cands = ws[R_STATS, AT:AT + MAX_CANDIDATES]
@@ -642,7 +687,7 @@ def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opt
     if over:
         return DEAL_OVER
     if int(q[Q_DECISIONS]) & SEARCH_OUT:
-        st = S[4]
+        st = S.st
         st[ST_TURN_OUT_CHOICE] = search_out_nb(rules, S, buf, seat, q, params_b[seat], pol_r,
                                                params_r, opts, plan)
     if play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan,
@@ -658,8 +703,8 @@ def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
     """A turn of a deal with a search seat: every search seat plays the blueprint but at its
     own searched decisions; a user policy's error record is kept in ``pol``.  Returns
     DEAL_OVER or CONTINUE."""
-    ws = S[8]
-    st = S[4]
+    ws = S.ws
+    st = S.st
     fill_tables_nb(ws, pol, params, st, False)
     fill_tables_nb(ws, pol, params, st, True)
     pol_b, params_b = tables_nb(ws, pol, False)
@@ -682,9 +727,9 @@ def play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     """``engine.play_turns_nb`` for the deal loops: up to ``turns`` turns from ``seat``;
     returns the seat whose turn comes next, or -1 once the deal is over.  With a search seat
     at the table the turns go one by one through :func:`search_table_turn_nb`."""
-    if not has_search_nb(pol, S[4]):
+    if not has_search_nb(pol, S.st):
         return play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
-    n = S[4][ST_NSEATS]
+    n = S.st[ST_NSEATS]
     for _ in range(turns):
         if search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
             return -1
@@ -698,7 +743,7 @@ def determinize_entry_nb(rules, S, W, seat, decision, d, r):
     ``seat``'s decision ``decision`` in ``S``, with the stock of playout ``r``; returns
     whether it is usable."""
     record = rules_record_nb(rules)
-    key = decision_key_nb(S[7], S[4], seat, decision)
+    key = decision_key_nb(S.rng, S.st, seat, decision)
     ok = determinize_nb(record[0], S, W, seat, key, d)
     if ok and r > 0:
         reshuffle_stock_nb(S, W, key, d, r)

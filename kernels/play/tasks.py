@@ -69,7 +69,7 @@ def run_task_nb(task, rules, seed, first, dealer, pol, params, scores_before, S,
 def deals_task_nb(rules, S, buf, seed, first, pol, params, scores_before, rows, check, opts,
                   plan):
     """TASK_DEALS; returns the number of deals played."""
-    S[4][ST_CHECK_ON] = check
+    S.st[ST_CHECK_ON] = check
     for i in range(rows.shape[0]):
         play_deal_nb(rules, S, buf, seed, first + i, -1, pol, params, scores_before, opts,
                      plan, rows[i])
@@ -82,11 +82,11 @@ def deals_task_nb(rules, S, buf, seed, first, pol, params, scores_before, rows, 
 def trace_task_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, row,
                   decisions, opts, plan):
     """TASK_TRACE; returns the number of ints written to ``buf``."""
-    S[4][ST_TRACE_ON] = 1 + decisions
+    S.st[ST_TRACE_ON] = 1 + decisions
     play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
                  row)
     user_failed_nb(pol, deal)
-    return S[4][ST_TRACE_POS]
+    return S.st[ST_TRACE_POS]
 
 
 @level
@@ -94,7 +94,7 @@ def games_task_nb(rules, S, buf, seed, first, pol, params, games_out, rows, extr
                   opts, plan, cum):
     """TASK_GAMES: games while ``rows`` and ``extras`` have room for a game of
     MAX_GAME_DEALS deals; returns (games played, deal rows used)."""
-    S[4][ST_CHECK_ON] = check
+    S.st[ST_CHECK_ON] = check
     used = 0
     for g in range(games_out.shape[0]):
         if rows.shape[0] - used < MAX_GAME_DEALS:
@@ -109,7 +109,7 @@ def games_task_nb(rules, S, buf, seed, first, pol, params, games_out, rows, extr
 @level
 def until_task_nb(rules, S, buf, seed, deal, pol, params, scores_before, turns, opts, plan):
     """TASK_UNTIL; returns the seat whose turn comes next, or -1 if the deal ended."""
-    S[4][ST_TRACE_ON] = 0
+    S.st[ST_TRACE_ON] = 0
     seat = deal_for_play_nb(rules, S, buf, seed, deal, -1, scores_before)
     seat = play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
     return -1 if user_failed_nb(pol, deal) else seat
@@ -118,26 +118,26 @@ def until_task_nb(rules, S, buf, seed, deal, pol, params, scores_before, turns, 
 @level
 def turn_task_nb(rules, S, buf, seat, pol, params, opts, plan):
     """TASK_TURN; returns the number of ints written, or -1 if ``buf`` was too small."""
-    S[4][ST_TRACE_ON] = 2
-    S[4][ST_TRACE_POS] = 0
-    S[4][ST_TRACE_OVERFLOW] = 0
+    S.st[ST_TRACE_ON] = 2
+    S.st[ST_TRACE_POS] = 0
+    S.st[ST_TRACE_OVERFLOW] = 0
     play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(1))
     user_failed_nb(pol, -1)
-    S[4][ST_TRACE_ON] = 0
-    return -1 if S[4][ST_TRACE_OVERFLOW] == 1 else S[4][ST_TRACE_POS]
+    S.st[ST_TRACE_ON] = 0
+    return -1 if S.st[ST_TRACE_OVERFLOW] == 1 else S.st[ST_TRACE_POS]
 
 
 @level
 def out_choice_task_nb(rules, S, buf, seat, pol, params, choice, cands, opts, plan):
     """TASK_OUT_CHOICE; returns the number of choices the search would roll out (0 if the
     seat could not go out), or -1 if the draw ended the deal."""
-    S[4][ST_TRACE_ON] = 0
+    S.st[ST_TRACE_ON] = 0
     if play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(DRAW_ONLY)) < 0:
         return -1
     nc = 0
     if out_open_nb(rules, S, seat, plan):
         nc = out_candidates_nb(rules, S, seat, params[seat], cands)
-    S[4][ST_TURN_OUT_CHOICE] = choice
+    S.st[ST_TURN_OUT_CHOICE] = choice
     play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(MELD_ONLY))
     return nc
 

@@ -96,7 +96,10 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
     and the player does not take the pile (or his hand is emptied by the take).  A take whose
     initial meld cannot be completed after all (R35) is not made: the player draws instead."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    sidev = S.sidev
     stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
     begin_turn_nb(st, sidev, melds, seat, 1)
     k, d, j = choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone)
@@ -123,7 +126,12 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     short and must go out concealed this turn (R30; the meld phase sees ST_TURN_NEEDS_MIN
     still set).  Returns False (nothing changed) only if no legal step was left, which the
     exact completion checks rule out."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    sidev = S.sidev
+    ws = S.ws
+    wm = S.wm
     side = side_of_nb(st, seat)
     n_pile = st[ST_PILE_N]
     top = pile[n_pile - 1]
@@ -166,7 +174,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken,
     they are offered (actions.take_plan_open_nb) and until it stops.  Records the cards in
     ``taken`` and the new ranks in ``order``; returns the number of take melds, -1 if no
     legal step was left (a safety net)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    st = S.st
     n_order = 1
     while take_plan_open_nb(rules, st):
         kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
@@ -193,7 +201,11 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     Returns True when it found that no going-out plan is open even after a "yes": then none
     is open without asking either (plans.going_out_open_nb is the only rule of the plan search
     that reads the answer), which spares the first meld-option list of the turn its search."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    seatv = S.seatv
+    ws = S.ws
     if st[ST_TURN_TAKE] == 1 or rules.ask_permission == Ask.NEVER or not has_partner_nb(st):
         return False
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
@@ -222,7 +234,8 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
     Every offered step keeps a legal end of the turn reachable (actions.step_legal_nb), so an
     initial meld, once started, can always be completed."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    st = S.st
     no_plans = ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
     while True:                                       # after a "yes" only going out ends it
         kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
@@ -277,7 +290,10 @@ def turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, first, last):
 def melding_nb(rules, S, buf, seat, pol, params, opts, plan):
     """Between the draw and the discard: the meld phase, unless a red three drawn as the last
     stock card ends the deal (R47).  Returns DEAL_OVER or CONTINUE."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    melds = S.melds
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         end_turn_nb(rules, st, seatv, sidev, melds, seat)
         return stock_ends_deal_nb(rules, S, seat)                      # R47
@@ -298,7 +314,7 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     phase, then the deal to its end.  The turn's code is compiled once here, at one call
     site, and shared by every kernel that plays turns (whole deals, the search player,
     kernels/play/midgame.py), with no call per turn."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    st = S.st
     n = st[ST_NSEATS]
     part = turns == DRAW_ONLY or turns == MELD_ONLY
     first = DRAW if turns == DRAW_ONLY or turns >= 0 else MELD

@@ -144,7 +144,13 @@ def club_decide_nb(rules, S, seat, policy, params, decision, opts, n):
     an ask or an answer (takes: :func:`club_take_nb`; meld steps: :func:`club_meld_step_nb`)."""
     if n == 1:
         return 0
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    ws = S.ws
     if decision == DEC_DISCARD:
         return club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN],
                                seat, policy, params, opts, n)
@@ -475,7 +481,10 @@ def asks_partner_nb(rules, S, seat, policy, params):
     when it wants to go out (``expert`` always asks); otherwise only ``expert``, when it does
     not want to go out on its own (:func:`never_asks_nb`); or as the search player chose for
     the turn (``ST_TURN_OUT_CHOICE``)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    sidev = S.sidev
     if st[ST_TURN_OUT_CHOICE] != OUT_OWN:
         return st[ST_TURN_OUT_CHOICE] == OUT_ASK
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params,
@@ -500,7 +509,10 @@ def answers_yes_nb(rules, S, seat, policy, params):
     """The answer to the partner's question: every club player says yes, except that
     ``expert`` says no while its own hand holds more than ``answer_max_hand`` points, its
     side leads (by 0 or more) and the stock is above ``endgame_stock``."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    st = S.st
+    sidev = S.sidev
     yes = True
     if policy == POLICY_EXPERT:
         points = 0

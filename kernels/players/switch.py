@@ -68,7 +68,13 @@ from .user import user_decide_nb
 def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
     """The seat's policy decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    ws = S.ws
     if (pol[seat] == POLICY_GREEDY or is_club_nb(pol[seat])) and \
             not pile_top_takeable_nb(st, hands, melds, pile, seat):
         return -1, 0, 0                       # (what greedy_take_nb answers, without a call)
@@ -99,7 +105,13 @@ def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning, 
     kind -1 when no step is legal.  ``greedy`` and the club players walk the legal steps in
     their order of preference; ``random`` picks from the full list of
     :func:`meld_options_nb`."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    ws = S.ws
     if pol[seat] == POLICY_GREEDY:
         return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning,
                                    plan, ws)
@@ -125,7 +137,14 @@ def pick_option_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan):
     players (kernels/players/club.py), a user's policy (kernels/players/user.py), ``random``
     (kernels/players/random.py) or ``greedy`` (kernels/players/greedy.py).  With decision
     logging on (``ST_TRACE_ON`` = 2) the list and the answer go into the trace buffer."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    rng = S.rng
+    ws = S.ws
     if is_club_nb(pol[seat]) and decision == DEC_DISCARD:
         i = club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN], seat,
                             pol[seat], params[seat], opts, n)
@@ -168,7 +187,14 @@ def choose_discard_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R17: the card the seat's player discards.  ``greedy``, the club players and ``random``
     answer straight from the hand (the card they would pick from the list), except that a
     logged decision (``ST_TRACE_ON`` = 2) lists the options."""
-    hands, melds, deck, pile, st, seatv, sidev, rng, ws, wm = S
+    hands = S.hands
+    melds = S.melds
+    pile = S.pile
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    rng = S.rng
+    ws = S.ws
     if pol[seat] == POLICY_GREEDY:
         return greedy_discard_nb(rules, hands[seat], melds, side_of_nb(st, seat))
     if is_club_nb(pol[seat]) and st[ST_TRACE_ON] != 2:    # (a logged decision lists them)
