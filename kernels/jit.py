@@ -15,7 +15,7 @@ so that a deal's turns make no such call in the common case.  ``one_step`` marks
 helpers inlined for the same reason: each has a single caller or a body of a few lines
 (adding an option to a list), runs at every meld step or decision and costs less than
 passing its arguments.  ``level`` marks the levels between an entry kernel and the shared
-turn kernel ``engine.play_turns_nb`` (a whole deal, a game, the search player's table turn
+turn kernel ``turn.play_turns_nb`` (a whole deal, a game, the search player's table turn
 and its searched decisions), inlined so that no call is made per level.  Every other helper
 stays a call unless LLVM's own heuristics inline it.
 

@@ -98,7 +98,7 @@ def kind(tok):
 
 
 def turn_upcard(pos):
-    """Turn the upcard from the position's stock (setup.turn_upcard_nb); returns the pile."""
+    """Turn the upcard from the position's stock (deal.turn_upcard_nb); returns the pile."""
     from canasta_sim.kernels.game.deal import turn_upcard_nb
     turn_upcard_nb(pos.nb, pos.S, pos.buf)
     n = int(pos.st[state.ST_PILE_N])

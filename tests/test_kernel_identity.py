@@ -258,7 +258,7 @@ def test_bit_walks_visit_the_set_bits_in_order():
 
 
 def test_no_plan_after_a_yes_means_no_plan_in_the_first_option_list():
-    """engine.ask_phase_nb hands the first meld-option list of a draw turn ``no_plans`` when
+    """turn.ask_phase_nb hands the first meld-option list of a draw turn ``no_plans`` when
     no going-out plan is open even after a "yes" (R42); the list it then builds without the
     plan search is the list the search would give, under optional and required asking, on
     random and near-out positions."""

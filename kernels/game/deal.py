@@ -12,7 +12,7 @@ from .rng import (
     seed_streams_nb,
 )
 from .rules_nb import Red3Timing
-from .state import (
+from .slots import (
     SIDE_MINIMUM,
     SIDE_RED3,
     SIDE_RED3_DEALT,
@@ -27,11 +27,8 @@ from .state import (
     ST_STOCK_POS,
     ST_TRACE_ON,
     ST_UPCARDS,
-    freezes_pile_nb,
-    in_cover_set_nb,
-    initial_minimum_nb,
-    side_of_nb,
 )
+from .state import freezes_pile_nb, in_cover_set_nb, initial_minimum_nb, side_of_nb
 from .trace_events import ev_begin_nb, ev_push_nb
 
 

@@ -27,7 +27,7 @@ from .options import (
 )
 from .plans import PLAN_META, concealment_open_nb
 from .rules_nb import Red3Timing
-from .state import (
+from .slots import (
     M_COLS,
     M_DEUCE,
     M_JOKER,
@@ -65,6 +65,8 @@ from .state import (
     WM_SAVE,
     WS_SAVE_HAND,
     WS_SAVE_ST,
+)
+from .state import (
     canasta_ranks_nb,
     cards_value_nb,
     freezes_pile_nb,
@@ -290,7 +292,7 @@ def forget_known_nb(seatv, seat, kind, count):
 
 @turn_step
 def lay_cards_nb(rules, S, buf, seat, rank, nat, deuce, joker, trace):
-    """Put cards from the seat's hand on its side's meld (actions.place_cards_nb) and keep
+    """Put cards from the seat's hand on its side's meld (options.place_cards_nb) and keep
     the public record of the cards it is known to hold."""
     hands = S.hands
     melds = S.melds

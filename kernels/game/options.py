@@ -24,7 +24,7 @@ from .plans import (
     go_out_plans_nb,
 )
 from .reach import reachable_count_nb
-from .state import (
+from .slots import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
@@ -42,6 +42,8 @@ from .state import (
     ST_TURN_NEW_RANKS,
     ST_TURN_PRE_RANKS,
     ST_TURN_TAKE,
+)
+from .state import (
     canastas_nb,
     card_value_nb,
     cards_value_nb,
@@ -587,8 +589,9 @@ def discard_options_nb(hand_row, opts):
 @one_step
 def discardable_nb(hand_row, kind):
     """R17: the hand holds a card of ``kind`` to discard (red threes never stay in a hand).
-    The discards chosen without the option list (policies.py, club.py) walk the kinds with
-    this same test, in the same order, so they pick what the list offers; no branches."""
+    The discards chosen without the option list (kernels/players: random.py, greedy.py,
+    club.py) walk the kinds with this same test, in the same order, so they pick what the
+    list offers; no branches."""
     return (hand_row[kind] > 0) & (kind != RED3)
 
 
@@ -634,7 +637,7 @@ def forced_take_due_nb(rules, S, seat):
 
 @kernel
 def pile_top_takeable_nb(st, hands, melds, pile, seat):
-    """False when no take of the pile can be legal (actions.take_context_nb): an empty pile,
+    """False when no take of the pile can be legal (options.take_context_nb): an empty pile,
     a top card that is not a natural (R31), or one of a rank the seat neither holds nor
     has a meld of (R33, R34)."""
     n = st[ST_PILE_N]

@@ -21,7 +21,7 @@ from ..jit import kernel, one_step
 from .bits import bit_count_nb, lowest_bit_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from .rules_nb import Ask
-from .state import (
+from .slots import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
@@ -42,11 +42,8 @@ from .state import (
     WS_PLAN_DFS,
     WS_PLAN_MELDS,
     WS_PLAN_OPTS,
-    card_value_nb,
-    meld_size_nb,
-    side_of_nb,
-    wild_capacity_nb,
 )
+from .state import card_value_nb, meld_size_nb, side_of_nb, wild_capacity_nb
 
 MAX_PLANS = 1024                 # a hand of fifty cards after a big take can have hundreds
 SCRATCH_PLAN = MAX_PLANS - 1     # existence checks write here, lists use 0 .. MAX_PLANS - 2

@@ -10,15 +10,8 @@ import numpy as np
 from ..jit import kernel
 from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS
-from .state import (
-    M_NAT,
-    WS_PAIR_NEED,
-    WS_PAIR_VALUE,
-    card_value_nb,
-    meld_size_nb,
-    row_total_nb,
-    wild_capacity_nb,
-)
+from .slots import M_NAT, WS_PAIR_NEED, WS_PAIR_VALUE
+from .state import card_value_nb, meld_size_nb, row_total_nb, wild_capacity_nb
 
 
 @kernel

@@ -29,7 +29,7 @@ from .layout import (
     SIDE_STRIDE,
 )
 from .rules_nb import Red3Requires
-from .state import (
+from .slots import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
@@ -53,6 +53,8 @@ from .state import (
     ST_UPCARDS,
     WS_CHECK_HAVE,
     WS_CHECK_WANT,
+)
+from .state import (
     card_value_nb,
     cards_value_nb,
     meld_size_nb,

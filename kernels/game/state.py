@@ -8,18 +8,21 @@ The state ``S`` is a :class:`DealState`, read by field name (``S.hands``, ``S.st
   naturals, deuces, jokers and their sum, the meld's size (rank BLACK3 = the R25
   black-three meld), a plane per column so that a scan of one column over the ranks
   (most often the sizes) reads consecutive words.  Every kernel that moves cards onto or
-  off a meld updates the size with them (actions.place_cards_nb, actions.move_to_meld_nb,
-  engine.take_pile_nb), so that reading a size is one load; ``melds_consistent_nb``
+  off a meld updates the size with them (options.place_cards_nb, options.move_to_meld_nb,
+  turn.take_pile_nb), so that reading a size is one load; ``melds_consistent_nb``
   checks it
 * ``deck``   int64[MAX_CARDS]             the shuffled deck; the stock is
   ``deck[st[ST_STOCK_POS]:st[ST_DECK_N]]``, top card first
 * ``pile``   int64[MAX_CARDS]             the discard pile, bottom first
-* ``st``     int64[NST]                   scalars (``ST_*`` below)
+* ``st``     int64[NST]                   scalars (``ST_*``)
 * ``seatv``  int64[MAX_SEATS, NSEATV]     per-seat scalars (``SEAT_*``)
 * ``sidev``  int64[MAX_SIDES, NSIDEV]     per-side scalars (``SIDE_*``)
 * ``rng``    uint64[NSTREAMS]             random streams of this deal
 * ``ws``     int64[WS_ROWS, WS_COLS]      scratch rows (``WS_*``), so hot loops never allocate
 * ``wm``     int64[2, MELD_KINDS, M_COLS]  scratch meld tables (``WM_*``)
+
+Every slot of these arrays (``M_*``, ``ST_*``, ``SEAT_*``, ``SIDE_*``, ``WS_*``, ``WM_*``) is
+declared once, with its meaning, values and rules, in the map of kernels/game/slots.py.
 """
 from typing import NamedTuple
 
@@ -30,98 +33,20 @@ from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, MELD_KINDS, NKINDS, RED3
 from .layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from .rng import NSTREAMS
 from .rules_nb import CoverSet, RulesNb, WildRatio
-
-# meld table columns
-M_NAT = 0
-M_DEUCE = 1
-M_JOKER = 2
-M_SIZE = 3      # the meld's cards: M_NAT + M_DEUCE + M_JOKER, kept up to date as cards move
-M_COLS = 4
-
-# st: deal-level scalars
-ST_DECK_N = 0
-ST_STOCK_POS = 1
-ST_PILE_N = 2
-ST_FREEZERS = 3          # cards in the pile that freeze it for everyone (R8, R32)
-ST_DEALER = 4
-ST_TURNS = 5
-ST_OUT_SEAT = 6
-ST_CONCEALED = 7
-ST_END_REASON = 8
-ST_UPCARDS = 9
-ST_NSEATS = 10
-ST_NSIDES = 11
-# st: the turn in progress
-ST_TURN_SEAT = 12
-ST_TURN_TAKE = 13        # 1 if the turn began with a pile take
-ST_TURN_ASK = 14         # -1 not asked, 0 answered no, 1 answered yes (R42)
-ST_TURN_COUNT = 15       # R28 count of the turn's initial meld so far
-ST_TURN_NEEDS_MIN = 16   # 1 while the turn still has to reach the side's minimum (R26)
-ST_TURN_PRE_RANKS = 17   # bitmask: the side's meld ranks when the turn began
-ST_TURN_NEW_RANKS = 18   # bitmask: ranks whose meld this turn created
-ST_TURN_ADDED_PRE = 19   # 1 if the player added to a meld that existed before the turn (R44)
-ST_TURN_MELDED = 20      # 1 if the player placed any card on a meld this turn
-ST_TURN_LAST_RED3 = 21   # 1 after a red three drawn as the last stock card (R47)
-ST_TURN_TAKE_CANASTAS = 22   # bitmask: take melds that were canastas when taken
-ST_TURN_DISCARDED = 23   # 1 if the turn ended with a discard
-ST_TRACE_ON = 24
-ST_TRACE_POS = 25
-ST_TRACE_OVERFLOW = 26
-ST_TURN_OUT_CHOICE = 27  # OUT_*: the search player's going-out choice this turn (play/search.py)
-ST_TURN_MIN = 28         # the minimum the turn's initial meld must reach (R27)
-ST_CHECK_ON = 29         # 1: check card conservation after every turn
-ST_CHECK_FAILS = 30      # turns after which conservation failed
-NST = 32
-
-# ST_TURN_OUT_CHOICE values: how a club player's going-out wish and question are decided this
-# turn (kernels/players/club.py go_out_wanted_nb, asks_partner_nb).  Only the search player sets one
-# other than OUT_OWN; every turn begins with OUT_OWN (engine.begin_turn_nb).
-OUT_OWN = 0     # by the player's own reasons
-OUT_NOW = 1     # wants out all this meld phase; does not ask
-OUT_ASK = 2     # asks the partner (R42); its wish is its own
-OUT_HOLD = 3    # wants out at no point of this meld phase; does not ask
-
-# seatv columns
-SEAT_MELDED_BEFORE = 0   # the seat melded in an earlier turn of this deal (R44 i)
-SEAT_POLICY = 1
-SEAT_HAD_TURN = 2        # the seat has begun a turn (red3_replacement_timing=first_turn)
-SEAT_LAST_DISCARD = 3    # public: 1 + kind of the seat's last discard, 0 before its first
-SEAT_KNOWN = 4           # public, + kind: cards the seat took with the pile and still holds
-NSEATV = SEAT_KNOWN + NKINDS
-
-# sidev columns
-SIDE_RED3 = 0
-SIDE_RED3_DEALT = 1
-SIDE_MELDED = 2          # the side has a meld on the table (R26, R24)
-SIDE_PILE_TAKES = 3
-SIDE_MINIMUM = 4         # initial-meld minimum for this deal (R27)
-SIDE_SCORE_BEFORE = 5
-SIDE_CONCEALED_CANASTAS = 6
-NSIDEV = 8
-
-
-# scratch rows of ws (each user owns its rows; users that nest use different rows)
-WS_HAND = 0          # plans.go_out_plans_nb: the hand less the tried discard
-WS_PLAN_MELDS = 2    # plans: the side's melds and their choices
-WS_PLAN_OPTS = 3
-WS_PLAN_DFS = 4      # plans: the depth-first walk
-WS_PAIR_VALUE = 5    # reach.max_extra_count_nb: values of the singles and pairs
-WS_PAIR_NEED = 6     # reach.max_extra_count_nb
-WS_SAVE_HAND = 7     # snapshot of the hand (meld phase, take planning)
-WS_SAVE_ST = 8       # snapshot of st
-WS_ORDER = 9         # take_pile_nb: order of the take melds
-WS_SCORES = 10       # policies: one score per option (MAX_OPTS wide)
-WS_CHECK_HAVE = 11   # cards_conserved_nb
-WS_CHECK_WANT = 12   # cards_conserved_nb
-WS_UNSEEN = 13       # club players: cards of each kind the deciding seat has not seen
-WS_USER_VIEW = 14    # user policies (kernels/players/user.py): the seat's view
-WS_USER_OPTS = 15    # ... and a copy of the options, five ints each, across 5 rows
-WS_SEARCH = 20       # kernels/play/search.py: rows from here hold the search player's scratch
-                     # deal state and its tables (search.SEARCH_ROWS of them)
-WS_ROWS = 56
-WS_COLS = 1280      # = actions.MAX_OPTS: WS_SCORES holds one score per option
-WM_SAVE = 0          # snapshot of the side's melds
-WM_TAKEN = 1         # take_pile_nb: hand cards of each take meld
+from .slots import (
+    M_COLS,
+    M_DEUCE,
+    M_JOKER,
+    M_NAT,
+    M_SIZE,
+    NSEATV,
+    NSIDEV,
+    NST,
+    ST_NSIDES,
+    ST_PILE_N,
+    WS_COLS,
+    WS_ROWS,
+)
 
 
 class DealState(NamedTuple):

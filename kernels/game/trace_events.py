@@ -7,7 +7,7 @@ buffer sets ``ST_TRACE_OVERFLOW`` instead of writing past its end.
 """
 from ..jit import kernel
 from .layout import EV_HEADER
-from .state import ST_TRACE_ON, ST_TRACE_OVERFLOW, ST_TRACE_POS
+from .slots import ST_TRACE_ON, ST_TRACE_OVERFLOW, ST_TRACE_POS
 
 
 @kernel

@@ -33,15 +33,8 @@ from ..game.layout import (
 )
 from ..game.rules_nb import Tie
 from ..game.scoring import score_deal_nb
-from ..game.state import (
-    ST_CHECK_FAILS,
-    ST_DEALER,
-    ST_END_REASON,
-    ST_NSEATS,
-    ST_UPCARDS,
-    new_state_nb,
-    rules_record_nb,
-)
+from ..game.slots import ST_CHECK_FAILS, ST_DEALER, ST_END_REASON, ST_NSEATS, ST_UPCARDS
+from ..game.state import new_state_nb, rules_record_nb
 from ..game.trace_events import ev_simple_nb
 from ..jit import entry, kernel, level
 from ..players.user import user_failed_nb

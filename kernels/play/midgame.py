@@ -1,7 +1,7 @@
 """A deal stopped between two turns, for checks that replay one turn from the same position.
 
 :func:`play_until_nb` deals a deal and plays its first turns into a state the caller owns
-(``state.new_state()``), exactly as ``games.play_deal_nb`` would; the caller may copy or
+(``state.new_state()``), exactly as ``deals.play_deal_nb`` would; the caller may copy or
 change that state (``canasta_sim.fairness`` rearranges the cards hidden from a seat) and
 :func:`play_turn_traced_nb` then plays one turn from it with the trace and the decision
 log on.  Playing on from a stopped deal gives the same turns as playing it whole.

@@ -30,7 +30,7 @@ search seat (the meld steps, answering the partner) is expert's.
 
 The scratch state lives in rows ``WS_SEARCH`` onwards of the state's ``ws`` array, as views
 of the same numba types as a deal state, so rollouts run the engine's one compiled turn
-(``engine.play_turns_nb``); helpers never allocate.  The engine plays a deal's turns with
+(``turn.play_turns_nb``); helpers never allocate.  The engine plays a deal's turns with
 :func:`play_table_turns_nb`: without a search seat it is exactly ``play_turns_nb``.
 """
 import numpy as np
@@ -61,7 +61,7 @@ from ..game.plans import has_partner_nb
 from ..game.rng import GOLDEN, NSTREAMS, STREAM_POLICY, mix64_nb
 from ..game.rules_nb import Ask, Red3Timing
 from ..game.scoring import cards_conserved_nb, score_deal_nb
-from ..game.state import (
+from ..game.slots import (
     M_COLS,
     NSEATV,
     NSIDEV,
@@ -89,12 +89,8 @@ from ..game.state import (
     WS_ROWS,
     WS_SEARCH,
     WS_UNSEEN,
-    DealState,
-    canastas_nb,
-    hand_size_nb,
-    rules_record_nb,
-    side_of_nb,
 )
+from ..game.state import DealState, canastas_nb, hand_size_nb, rules_record_nb, side_of_nb
 from ..jit import entry, kernel, level, one_step
 from ..players.club import (
     P_MIN_PILE_TAKE,
@@ -672,7 +668,7 @@ def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
 
 @level
 def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opts, plan):
-    """A search seat's turn (R11): as ``engine.play_turn_nb``, with the blueprint's tables
+    """A search seat's turn (R11): as ``turn.play_turn_nb``, with the blueprint's tables
     ``pol_b``, ``params_b`` and the searched decisions -- the take before the draw, the
     going-out choice after it, the discard (``q``: the seat's search parameters; ``pol_r``,
     ``params_r``: the rollouts' tables)."""
@@ -724,7 +720,7 @@ def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
 
 @kernel
 def play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
-    """``engine.play_turns_nb`` for the deal loops: up to ``turns`` turns from ``seat``;
+    """``turn.play_turns_nb`` for the deal loops: up to ``turns`` turns from ``seat``;
     returns the seat whose turn comes next, or -1 once the deal is over.  With a search seat
     at the table the turns go one by one through :func:`search_table_turn_nb`."""
     if not has_search_nb(pol, S.st):

@@ -16,15 +16,14 @@ from ..game.cards import MELD_KINDS
 from ..game.layout import MAX_GAME_DEALS, MAX_SIDES, NCOLS
 from ..game.options import MAX_OPTS
 from ..game.plans import MAX_PLANS
-from ..game.state import (
+from ..game.slots import (
     ST_CHECK_ON,
     ST_TRACE_ON,
     ST_TRACE_OVERFLOW,
     ST_TRACE_POS,
     ST_TURN_OUT_CHOICE,
-    new_state,
-    rules_record_nb,
 )
+from ..game.state import new_state, rules_record_nb
 from ..jit import entry, level
 from ..players.user import user_failed_nb
 from .deals import deal_for_play_nb, play_deal_nb, play_game_nb

@@ -43,7 +43,7 @@ from ..game.options import (
 from ..game.plans import has_partner_nb
 from ..game.rules_nb import Ask
 from ..game.scoring import cards_conserved_nb
-from ..game.state import (
+from ..game.slots import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
@@ -65,11 +65,8 @@ from ..game.state import (
     ST_TURNS,
     WM_TAKEN,
     WS_ORDER,
-    canasta_ranks_nb,
-    cards_value_nb,
-    hand_size_nb,
-    side_of_nb,
 )
+from ..game.state import canasta_ranks_nb, cards_value_nb, hand_size_nb, side_of_nb
 from ..game.trace_events import ev_simple_nb
 from ..jit import kernel, one_step, turn_step
 from ..players.switch import (
@@ -122,7 +119,7 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
     top card; the player then lays further take melds from the hand where they are offered
-    (actions.take_plan_open_nb): an unmelded side until its minimum is met (R35), or it stops
+    (options.take_plan_open_nb): an unmelded side until its minimum is met (R35), or it stops
     short and must go out concealed this turn (R30; the meld phase sees ST_TURN_NEEDS_MIN
     still set).  Returns False (nothing changed) only if no legal step was left, which the
     exact completion checks rule out."""
@@ -171,7 +168,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
 @kernel
 def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken, order):
     """R35: further take melds from the hand, each step chosen by the seat's policy, while
-    they are offered (actions.take_plan_open_nb) and until it stops.  Records the cards in
+    they are offered (options.take_plan_open_nb) and until it stops.  Records the cards in
     ``taken`` and the new ranks in ``order``; returns the number of take melds, -1 if no
     legal step was left (a safety net)."""
     st = S.st
@@ -232,7 +229,7 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 @turn_step
 def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
-    Every offered step keeps a legal end of the turn reachable (actions.step_legal_nb), so an
+    Every offered step keeps a legal end of the turn reachable (options.step_legal_nb), so an
     initial meld, once started, can always be completed."""
     hands = S.hands
     st = S.st

@@ -70,7 +70,7 @@ from ..game.options import (
 )
 from ..game.plans import best_plan_nb, go_out_plans_nb, survey_rules_out_nb
 from ..game.rules_nb import Ask
-from ..game.state import (
+from ..game.slots import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
@@ -92,6 +92,8 @@ from ..game.state import (
     ST_TURN_OUT_CHOICE,
     ST_TURN_TAKE,
     WS_UNSEEN,
+)
+from ..game.state import (
     canastas_nb,
     card_value_nb,
     meld_size_nb,
@@ -192,7 +194,7 @@ def club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, p
 def club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, policy,
                          params):
     """The card :func:`club_discard_nb` picks from the list of
-    ``actions.discard_options_nb`` (every kind in the hand but red threes, in kind order),
+    ``options.discard_options_nb`` (every kind in the hand but red threes, in kind order),
     found from the hand without building the list."""
     hand_row = hands[seat]
     kinds = discardable_kinds_nb(hand_row)

@@ -1,7 +1,7 @@
 """The ``greedy`` player: a sensible baseline (kernels/players/switch.py calls it).
 
 A policy is asked one decision at a time and answers with the index of one of
-the legal options the engine listed (``actions.OPT_*`` rows).  It sees only its
+the legal options the engine listed (``options.OPT_*`` rows).  It sees only its
 own hand row and public information: the melds, the pile, the hand sizes and the
 size of the stock (RULES.md 0.1); it is never passed another hand or the stock.
 
@@ -46,15 +46,8 @@ from ..game.plans import (
     survey_rules_out_nb,
 )
 from ..game.rules_nb import Ask
-from ..game.state import (
-    ST_TURN_LAST_RED3,
-    ST_TURN_TAKE,
-    card_value_nb,
-    meld_size_nb,
-    melded_ranks_nb,
-    row_total_nb,
-    side_of_nb,
-)
+from ..game.slots import ST_TURN_LAST_RED3, ST_TURN_TAKE
+from ..game.state import card_value_nb, meld_size_nb, melded_ranks_nb, row_total_nb, side_of_nb
 from ..jit import kernel, one_step
 
 
@@ -131,7 +124,7 @@ GO_OUT_SCORE = 1 << 40           # above any other option: greedy goes out when 
 def greedy_discard_nb(rules, hand_row, melds, side):
     """``greedy``'s discard (R17) straight from the hand: the first kind, in kind order, of
     the least usefulness; the card :func:`greedy_nb` picks from the list of
-    ``actions.discard_options_nb``, without building the list."""
+    ``options.discard_options_nb``, without building the list."""
     best = NO_USE << 4
     for k in range(NKINDS):                   # without branches: the hand is unpredictable
         use = greedy_usefulness_nb(rules, k, hand_row, melds, side)

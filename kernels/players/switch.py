@@ -41,12 +41,8 @@ from ..game.options import (
 )
 from ..game.rng import STREAM_POLICY
 from ..game.rules_nb import Ask
-from ..game.state import (
-    ST_TRACE_ON,
-    WS_SCORES,
-    WS_UNSEEN,
-    side_of_nb,
-)
+from ..game.slots import ST_TRACE_ON, WS_SCORES, WS_UNSEEN
+from ..game.state import side_of_nb
 from ..game.trace_events import ev_begin_nb, ev_push_nb
 from ..jit import kernel, turn_step
 from .club import (

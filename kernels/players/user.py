@@ -14,7 +14,7 @@ called the same way, through a ctypes callback.
 
 What the function receives (RULES.md 0.1: public information and the seat's own hand only):
 
-* ``opts[:n]`` -- a *copy* of the legal options (``actions.OPT_*`` rows of five ints), so a
+* ``opts[:n]`` -- a *copy* of the legal options (``options.OPT_*`` rows of five ints), so a
   policy that writes into it cannot change the engine's list;
 * ``view`` -- int64[VIEW_LEN], filled by :func:`fill_view_nb` at every decision (the ``V_*``
   offsets below); never another hand, never the stock order;
@@ -40,7 +40,7 @@ from ..game.cards import NKINDS
 from ..game.layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from ..game.options import MAX_OPTS
 from ..game.rng import STREAM_POLICY, next_u64_nb
-from ..game.state import (
+from ..game.slots import (
     M_DEUCE,
     M_JOKER,
     M_NAT,
@@ -71,8 +71,8 @@ from ..game.state import (
     WS_UNSEEN,
     WS_USER_OPTS,
     WS_USER_VIEW,
-    side_of_nb,
 )
+from ..game.state import side_of_nb
 from ..jit import kernel
 from .club import count_unseen_nb
 
@@ -83,7 +83,7 @@ ADDRESS = MAX_SEATS
 ERR = 2 * MAX_SEATS
 ERR_CODE = ERR            # ERR_OUT_OF_RANGE or ERR_RAISED
 ERR_SEAT = ERR + 1
-ERR_DECISION = ERR + 2    # actions.DEC_*
+ERR_DECISION = ERR + 2    # options.DEC_*
 ERR_VALUE = ERR + 3       # the index returned (out-of-range errors)
 ERR_OPTIONS = ERR + 4     # n, the number of options listed
 ERR_DEAL = ERR + 5        # the deal number (set by the entry kernel), -1 until then
