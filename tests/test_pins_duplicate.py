@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 import pytest
 
 from canasta_sim.policies import parse_one
-from canasta_sim.study import execute
+from canasta_sim.study import execute, store
 from canasta_sim.study.metrics import lineup_side
 from canasta_sim.study.spec import load_spec
 
@@ -87,8 +87,6 @@ def test_played_rows_put_lineup_a_where_the_metrics_read_it(spec, tmp_path):
     metrics.lineup_side(rotation)."""
     out = tmp_path / "dup3x2"
     execute.run(spec, out, report=False)
-    from canasta_sim.study import store
-
     rows = store.open_study(out).to_table("data")
     assert sorted(set(rows["rotation"].to_pylist())) == [0, 1, 2]
     for rotation in range(3):
