@@ -31,7 +31,7 @@ def deals_per_second(policies: str, deals: int, seed: int = 9) -> float:
 
 def going_out_decisions(deals: int, seed: int = 9) -> tuple[int, int]:
     """(turns with a going-out choice after the draw, turns) in ``deals`` deals of expert."""
-    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.game import slots, state
     from canasta_sim.kernels.play import search, tasks
     from canasta_sim.kernels.play.midgame import play_until_nb
 
@@ -50,7 +50,7 @@ def going_out_decisions(deals: int, seed: int = 9) -> tuple[int, int]:
                 break
             turns += 1
             opened += tasks.out_choice_entry_nb(plan.rules_nb, S, seat, pol, params,
-                                                 state.OUT_OWN, cands) > 0
+                                                 slots.OUT_OWN, cands) > 0
     return opened, turns
 
 

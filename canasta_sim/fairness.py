@@ -47,22 +47,22 @@ def rearrange_hidden(S, seat: int, rng) -> bool:
     """Shuffle, in place, the cards of state ``S`` hidden from ``seat``: every other hand's
     cards that are not public (SEAT_KNOWN), keeping hand sizes, and the stock below its top
     FIXED_STOCK cards (red threes stay where they are).  Returns whether anything moved."""
-    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.game import slots
     from canasta_sim.kernels.game.cards import NKINDS, RED3
 
     hands, _, deck, _, st, seatv = S.hands, S.melds, S.deck, S.pile, S.st, S.seatv
-    others = [s for s in range(int(st[state.ST_NSEATS])) if s != seat]
+    others = [s for s in range(int(st[slots.ST_NSEATS])) if s != seat]
     pool, sizes = [], {}
     for s in others:
-        hidden = hands[s] - seatv[s, state.SEAT_KNOWN:state.SEAT_KNOWN + NKINDS]
+        hidden = hands[s] - seatv[s, slots.SEAT_KNOWN:slots.SEAT_KNOWN + NKINDS]
         hidden = np.maximum(hidden, 0)
         sizes[s] = hidden.copy()
         for kind in range(NKINDS):
             pool += [kind] * int(hidden[kind])
-    lo = int(st[state.ST_STOCK_POS]) + FIXED_STOCK
-    hi = int(st[state.ST_DECK_N])
-    slots = [i for i in range(lo, hi) if deck[i] != RED3]
-    pool += [int(deck[i]) for i in slots]
+    lo = int(st[slots.ST_STOCK_POS]) + FIXED_STOCK
+    hi = int(st[slots.ST_DECK_N])
+    places = [i for i in range(lo, hi) if deck[i] != RED3]
+    pool += [int(deck[i]) for i in places]
     before = list(pool)
     rng.shuffle(pool)
     at = 0
@@ -72,7 +72,7 @@ def rearrange_hidden(S, seat: int, rng) -> bool:
         for kind in pool[at:at + count]:
             hands[s, kind] += 1
         at += count
-    for i, kind in zip(slots, pool[at:]):
+    for i, kind in zip(places, pool[at:]):
         deck[i] = kind
     return pool != before
 

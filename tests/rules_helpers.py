@@ -12,7 +12,7 @@ import copy
 
 import naive
 import numpy as np
-from canasta_sim.kernels.game import cards, options, state
+from canasta_sim.kernels.game import cards, options, slots, state
 from canasta_sim.kernels.game.cards import TOKEN_TO_KIND, TOKENS
 
 
@@ -28,7 +28,7 @@ def side_melds(pos, side) -> dict:
     """{rank token: (naturals, deuces, jokers)} of a side's melds on the table."""
     out = {}
     for r in range(cards.BLACK3, cards.NKINDS):
-        n, d, j = (int(x) for x in pos.S.melds[side, :state.M_SIZE, r])
+        n, d, j = (int(x) for x in pos.S.melds[side, :slots.M_SIZE, r])
         if n + d + j:
             out[TOKENS[r]] = (n, d, j)
     return out
@@ -40,13 +40,13 @@ def apply_step(pos, seat, opt_row):
     kind, r = int(opt_row[0]), int(opt_row[1])
     nat, de, jo = options.step_cards_nb(kind, r, int(opt_row[2]), int(opt_row[3]),
                                         int(opt_row[4]))
-    if st[state.ST_TURN_NEEDS_MIN] == 1:
-        st[state.ST_TURN_COUNT] += nat * int(state.card_value_nb(pos.nb, r)) + de * 20 + jo * 50
+    if st[slots.ST_TURN_NEEDS_MIN] == 1:
+        st[slots.ST_TURN_COUNT] += nat * int(state.card_value_nb(pos.nb, r)) + de * 20 + jo * 50
     options.place_cards_nb(pos.nb, st, hands, melds, sidev, pos.buf, seat, r, nat, de, jo, False)
 
 
 def _key(pos, seat, side):
-    return (pos.S.hands[seat].tobytes(), pos.S.melds[side].tobytes(), int(pos.st[state.ST_TURN_COUNT]))
+    return (pos.S.hands[seat].tobytes(), pos.S.melds[side].tobytes(), int(pos.st[slots.ST_TURN_COUNT]))
 
 
 def outcomes(pos, seat, limit=20000):
@@ -101,26 +101,26 @@ def turn_upcard(pos):
     """Turn the upcard from the position's stock (deal.turn_upcard_nb); returns the pile."""
     from canasta_sim.kernels.game.deal import turn_upcard_nb
     turn_upcard_nb(pos.nb, pos.S, pos.buf)
-    n = int(pos.st[state.ST_PILE_N])
+    n = int(pos.st[slots.ST_PILE_N])
     return [TOKENS[int(k)] for k in pos.S.pile[:n]]
 
 
 def pile_of(pos):
-    n = int(pos.st[state.ST_PILE_N])
+    n = int(pos.st[slots.ST_PILE_N])
     return [TOKENS[int(k)] for k in pos.S.pile[:n]]
 
 
 def frozen(pos):
     """The pile holds a card that freezes it for everyone (R8, R32)."""
-    return int(pos.st[state.ST_FREEZERS]) > 0
+    return int(pos.st[slots.ST_FREEZERS]) > 0
 
 
 def red3_of(pos, side):
-    return int(pos.S.sidev[side, state.SIDE_RED3])
+    return int(pos.S.sidev[side, slots.SIDE_RED3])
 
 
 def stock_left(pos):
-    return int(pos.st[state.ST_DECK_N] - pos.st[state.ST_STOCK_POS])
+    return int(pos.st[slots.ST_DECK_N] - pos.st[slots.ST_STOCK_POS])
 
 
 def hand_size(pos, seat):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-from canasta_sim.kernels.game import moves, options, plans, scoring, state
+from canasta_sim.kernels.game import moves, options, plans, scoring, slots, state
 from canasta_sim.kernels.game.cards import NKINDS, RED3, TOKEN_TO_KIND, TOKENS
 from canasta_sim.kernels.game.layout import (
     MAX_SEATS,
@@ -56,11 +56,11 @@ class Position:
         self.S = state.new_state()
         st = self.S.st
         sidev = self.S.sidev
-        st[state.ST_NSEATS] = self.rules.num_players
-        st[state.ST_NSIDES] = self.rules.num_sides
+        st[slots.ST_NSEATS] = self.rules.num_players
+        st[slots.ST_NSIDES] = self.rules.num_sides
         for k in range(self.rules.num_sides):
-            sidev[k, state.SIDE_SCORE_BEFORE] = scores[k]
-            sidev[k, state.SIDE_MINIMUM] = engine_min(self.nb, scores[k])
+            sidev[k, slots.SIDE_SCORE_BEFORE] = scores[k]
+            sidev[k, slots.SIDE_MINIMUM] = engine_min(self.nb, scores[k])
         self.opts = np.zeros((options.MAX_OPTS, 5), np.int64)
         self.plan = np.zeros((plans.MAX_PLANS, 16, 3), np.int64)   # the plans table
         self.buf = np.zeros(1, np.int32)
@@ -77,11 +77,11 @@ class Position:
         """Put a meld on the table for ``side`` (cards as a string, wild cards included)."""
         rank_kind = TOKEN_TO_KIND[ALIASES.get(rank, rank)]
         for k in kinds(text):
-            col = state.M_DEUCE if k == 1 else state.M_JOKER if k == 0 else state.M_NAT
+            col = slots.M_DEUCE if k == 1 else slots.M_JOKER if k == 0 else slots.M_NAT
             self.S.melds[side, col, rank_kind] += 1
-            self.S.melds[side, state.M_SIZE, rank_kind] += 1
+            self.S.melds[side, slots.M_SIZE, rank_kind] += 1
         if rank_kind >= 4:
-            self.S.sidev[side, state.SIDE_MELDED] = 1
+            self.S.sidev[side, slots.SIDE_MELDED] = 1
         return self
 
     def pile(self, text: str) -> "Position":
@@ -89,8 +89,8 @@ class Position:
         cards = kinds(text)
         st = self.S.st
         self.S.pile[:len(cards)] = cards
-        st[state.ST_PILE_N] = len(cards)
-        st[state.ST_FREEZERS] = sum(1 for c in cards if state.freezes_pile_nb(self.nb, c))
+        st[slots.ST_PILE_N] = len(cards)
+        st[slots.ST_FREEZERS] = sum(1 for c in cards if state.freezes_pile_nb(self.nb, c))
         return self
 
     def stock(self, text: str) -> "Position":
@@ -98,16 +98,16 @@ class Position:
         cards = kinds(text)
         st = self.S.st
         self.S.deck[:len(cards)] = cards
-        st[state.ST_STOCK_POS] = 0
-        st[state.ST_DECK_N] = len(cards)
+        st[slots.ST_STOCK_POS] = 0
+        st[slots.ST_DECK_N] = len(cards)
         return self
 
     def red3(self, side: int, n: int) -> "Position":
-        self.S.sidev[side, state.SIDE_RED3] = n
+        self.S.sidev[side, slots.SIDE_RED3] = n
         return self
 
     def melded_before(self, seat: int) -> "Position":
-        self.S.seatv[seat, state.SEAT_MELDED_BEFORE] = 1
+        self.S.seatv[seat, slots.SEAT_MELDED_BEFORE] = 1
         return self
 
     def policies(self, *names) -> "Position":
@@ -170,7 +170,7 @@ class Position:
         seatv = self.S.seatv
         ws = self.S.ws
         n = plans.go_out_plans_nb(self.nb, st, seatv, hands[seat], melds, seat,
-                                  st[state.ST_TURN_TAKE] == 0, True, False, self.plan, ws)
+                                  st[slots.ST_TURN_TAKE] == 0, True, False, self.plan, ws)
         out = []
         for p in range(n):
             placed = {}
@@ -208,13 +208,13 @@ class Position:
 
     def set_out(self, seat: int, concealed: bool = False) -> "Position":
         st = self.S.st
-        st[state.ST_END_REASON] = 0
-        st[state.ST_OUT_SEAT] = seat
-        st[state.ST_CONCEALED] = int(concealed)
+        st[slots.ST_END_REASON] = 0
+        st[slots.ST_OUT_SEAT] = seat
+        st[slots.ST_CONCEALED] = int(concealed)
         return self
 
     def set_stock_end(self) -> "Position":
-        self.S.st[state.ST_END_REASON] = 1
+        self.S.st[slots.ST_END_REASON] = 1
         return self
 
     # --- reading the position ----------------------------------------------------------------
@@ -223,7 +223,7 @@ class Position:
 
     def meld_of(self, side: int, rank: str) -> tuple:
         """(naturals, deuces, jokers) of a side's meld."""
-        return tuple(int(x) for x in self.S.melds[side, :state.M_SIZE, TOKEN_TO_KIND[rank]])
+        return tuple(int(x) for x in self.S.melds[side, :slots.M_SIZE, TOKEN_TO_KIND[rank]])
 
     @property
     def st(self):
@@ -278,20 +278,20 @@ def random_position(seed: int, policy: str):
             for _ in range(3 + int(rng.integers(0, 4))):
                 if rank in cards:
                     cards.remove(rank)
-                    pos.S.melds[side, state.M_NAT, rank] += 1
-                    pos.S.melds[side, state.M_SIZE, rank] += 1
-            pos.S.sidev[side, state.SIDE_MELDED] = 1
+                    pos.S.melds[side, slots.M_NAT, rank] += 1
+                    pos.S.melds[side, slots.M_SIZE, rank] += 1
+            pos.S.sidev[side, slots.SIDE_MELDED] = 1
     pile = [cards.pop() for _ in range(int(rng.integers(0, 12)))]
     for seat, hand in enumerate(hands):
         for k in hand:
             pos.S.hands[seat, k] += 1
     n = len(pile)
     pos.S.pile[:n] = pile
-    pos.st[state.ST_PILE_N] = n
-    pos.st[state.ST_FREEZERS] = sum(1 for c in pile if state.freezes_pile_nb(pos.nb, c))
+    pos.st[slots.ST_PILE_N] = n
+    pos.st[slots.ST_FREEZERS] = sum(1 for c in pile if state.freezes_pile_nb(pos.nb, c))
     pos.S.deck[:len(cards)] = cards
-    pos.st[state.ST_STOCK_POS] = 0
-    pos.st[state.ST_DECK_N] = len(cards)
+    pos.st[slots.ST_STOCK_POS] = 0
+    pos.st[slots.ST_DECK_N] = len(cards)
     seed_streams_nb(pos.S.rng, seed, 0)
     return pos, hands, cards
 

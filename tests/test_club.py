@@ -7,7 +7,7 @@ calls).  Plus: sweeps write their columns, and a short strength check.
 import numpy as np
 import pyarrow as pa
 import pytest
-from canasta_sim.kernels.game import options, plans, state
+from canasta_sim.kernels.game import options, plans, slots
 from canasta_sim.kernels.game.cards import TOKEN_TO_KIND
 from canasta_sim.kernels.players import club, switch
 from scenario import Position, describe
@@ -115,9 +115,9 @@ def test_careful_does_not_feed_the_opponents_melds():
 
 def test_careful_prefers_the_rank_the_next_opponent_discarded_last():
     pos = melded(Position()).hand(0, "K 9 5 5").pile("4 6")
-    pos.S.seatv[1, state.SEAT_LAST_DISCARD] = K["9"] + 1
+    pos.S.seatv[1, slots.SEAT_LAST_DISCARD] = K["9"] + 1
     assert discard(pos, "careful") == "9"
-    pos.S.seatv[1, state.SEAT_LAST_DISCARD] = K["K"] + 1
+    pos.S.seatv[1, slots.SEAT_LAST_DISCARD] = K["K"] + 1
     assert discard(pos, "careful") == "K"
 
 
@@ -197,7 +197,7 @@ def test_expert_counts_cards():
     higher card); expert also judges the king more dangerous than careful does."""
     pos = Position().meld(0, "A", "A A A A A A").meld(1, "J", "J J J").hand(0, "A K 5 5") \
         .pile("4 6")
-    pos.S.seatv[1, state.SEAT_KNOWN + K["K"]] = 2                 # seat 1 took two kings
+    pos.S.seatv[1, slots.SEAT_KNOWN + K["K"]] = 2                 # seat 1 took two kings
     assert discard(pos, "expert") == "A"
     pos.S.melds[0, :, K["A"]] = 0                                    # now the aces are unseen
     pos.meld(0, "8", "8 8 8").hand(0, "8 K 5 5")

@@ -7,7 +7,7 @@ Seat 0's play must not change.
 """
 import numpy as np
 import pytest
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import slots
 from scenario import random_position
 
 FIXED_STOCK = 6          # stock cards seat 0 may draw (with red-three replacements)
@@ -44,8 +44,8 @@ def seat0_view(pos):
     pile = pos.S.pile
     st = pos.S.st
     sidev = pos.S.sidev
-    return (hands[0].copy(), melds.copy(), pile[:st[state.ST_PILE_N]].copy(),
-            sidev.copy(), st[state.ST_TURN_SEAT:state.ST_TURN_DISCARDED + 1].copy())
+    return (hands[0].copy(), melds.copy(), pile[:st[slots.ST_PILE_N]].copy(),
+            sidev.copy(), st[slots.ST_TURN_SEAT:slots.ST_TURN_DISCARDED + 1].copy())
 
 
 POLICIES = ["random", "greedy", "careful", "rush", "builder", "expert",
@@ -61,11 +61,11 @@ def with_public_history(pos, hands, seed):
     rng = np.random.default_rng(seed + 7)
     known = {}
     for seat in range(4):
-        pos.S.seatv[seat, state.SEAT_LAST_DISCARD] = int(rng.integers(0, 16))
+        pos.S.seatv[seat, slots.SEAT_LAST_DISCARD] = int(rng.integers(0, 16))
         if seat > 0:
             known[seat] = list(rng.permutation(hands[seat])[:int(rng.integers(0, 3))])
             for card in known[seat]:
-                pos.S.seatv[seat, state.SEAT_KNOWN + card] += 1
+                pos.S.seatv[seat, slots.SEAT_KNOWN + card] += 1
     return known
 
 

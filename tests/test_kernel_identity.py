@@ -6,7 +6,7 @@ compared here with the general path it replaces, on random positions.  Whole dea
 are compared bit for bit outside the test-suite (a reference file of the kernels' outputs).
 """
 import numpy as np
-from canasta_sim.kernels.game import options, plans, rng, state
+from canasta_sim.kernels.game import options, plans, rng, slots, state
 from canasta_sim.kernels.game.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from canasta_sim.kernels.players import club, greedy, random, switch
 from canasta_sim.kernels.players.ids import POLICY_NAMES
@@ -61,10 +61,10 @@ def test_random_and_club_discards_are_the_option_list_picks():
                 assert (streams == after).all()
             else:
                 i = club.club_discard_nb(pos.nb, hands, melds, pile, st, seatv, sidev,
-                                         ws[state.WS_UNSEEN], seat, pid, pos.params[seat],
+                                         ws[slots.WS_UNSEEN], seat, pid, pos.params[seat],
                                          pos.opts, n)
                 assert club.club_discard_card_nb(pos.nb, hands, melds, pile, st, seatv, sidev,
-                                                 ws[state.WS_UNSEEN], seat, pid,
+                                                 ws[slots.WS_UNSEEN], seat, pid,
                                                  pos.params[seat]) == pos.opts[i, 1]
 
 
@@ -103,12 +103,12 @@ def test_meld_sizes_are_kept_with_the_cards():
             seat = tasks.run(tasks.TASK_UNTIL, plan.rules_nb, policy_table(plan), plan.params,
                              seed=7, first=deal, S=S, turns=12)[0]
             melds = S.melds
-            sums = melds[:, state.M_NAT] + melds[:, state.M_DEUCE] + melds[:, state.M_JOKER]
-            assert (melds[:, state.M_SIZE] == sums).all(), (policy, deal, seat)
+            sums = melds[:, slots.M_NAT] + melds[:, slots.M_DEUCE] + melds[:, slots.M_JOKER]
+            assert (melds[:, slots.M_SIZE] == sums).all(), (policy, deal, seat)
             assert state.melds_consistent_nb(melds)
             laid += int(sums.sum())
     assert laid > 0
-    melds[0, state.M_SIZE, 5] += 1
+    melds[0, slots.M_SIZE, 5] += 1
     assert not state.melds_consistent_nb(melds)
 
 
@@ -124,10 +124,10 @@ def near_out_position(rules, rng):
     for r in melded:
         nat = int(rng.integers(3, 8))
         wild = int(rng.integers(0, 3)) if nat < 7 else 0
-        pos.S.melds[0, state.M_NAT, r] = nat
-        pos.S.melds[0, state.M_DEUCE, r] = wild
+        pos.S.melds[0, slots.M_NAT, r] = nat
+        pos.S.melds[0, slots.M_DEUCE, r] = wild
     state.set_meld_sizes(pos.S.melds)
-    pos.S.sidev[0, state.SIDE_MELDED] = 1
+    pos.S.sidev[0, slots.SIDE_MELDED] = 1
     hand = pos.S.hands[0]
     for r in ranks[len(melded):len(melded) + int(rng.integers(0, 4))]:
         hand[r] = int(rng.integers(1, 5))
@@ -150,7 +150,7 @@ def plans_without_shortfall_check(pos):
     seatv = pos.S.seatv
     ws = pos.S.ws
     stray, stray_kind = plans.unmeldable_cards_nb(pos.nb, hands[0], melds, 0)
-    ws[state.WS_PLAN_DFS, plans.PD_JOINING] = 0
+    ws[slots.WS_PLAN_DFS, plans.PD_JOINING] = 0
     n = 0
     for i in range(NKINDS):                     # as go_out_plans_nb tries them
         d = plans.discard_candidate_nb(i)
@@ -307,8 +307,8 @@ def _max_extra_count_by_rank(nb, hand, melds, side):
     pairs, singles = [], []
     mn = nb.min_naturals_per_meld
     for r in range(FIRST_NATURAL, NKINDS):
-        h, size, nat = int(hand[r]), int(melds[side, state.M_SIZE, r]), \
-            int(melds[side, state.M_NAT, r])
+        h, size, nat = int(hand[r]), int(melds[side, slots.M_SIZE, r]), \
+            int(melds[side, slots.M_NAT, r])
         if h == 0 and size == 0:
             continue
         if size > 0:
@@ -359,8 +359,8 @@ def test_max_extra_count_walks_the_rank_masks_as_the_rank_loop():
             melds = np.zeros_like(pos.S.melds)
             for r in range(FIRST_NATURAL, NKINDS):
                 if gen.random() < 0.3:
-                    melds[0, state.M_NAT, r] = gen.integers(3, 8)
-                    melds[0, state.M_DEUCE, r] = gen.integers(0, 2)
+                    melds[0, slots.M_NAT, r] = gen.integers(3, 8)
+                    melds[0, slots.M_DEUCE, r] = gen.integers(0, 2)
             state.set_meld_sizes(melds)
             got = reach.max_extra_count_nb(pos.nb, hand, melds, 0, ws)
             assert tuple(got) == _max_extra_count_by_rank(pos.nb, hand, melds, 0), \

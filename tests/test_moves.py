@@ -4,7 +4,7 @@ Each test builds a real position (tests/scenario.py) and asks the engine for its
 or plays the turn through the engine's own turn loop.
 """
 import pytest
-from canasta_sim.kernels.game import moves, plans, state
+from canasta_sim.kernels.game import moves, plans, slots
 from canasta_sim.kernels.game.cards import TOKEN_TO_KIND
 from canasta_sim.kernels.game.rng import seed_streams_nb
 from rules_helpers import DEAL_OVER, apply_step, go_out, hand_size, side_melds, take
@@ -27,7 +27,7 @@ def test_one_natural_and_two_wild_cards_complete_an_initial_meld():
     p.hand(0, "2 3b 4 7 7 7 8 9 A JK K Q").begin(0)
     assert ("new", "7", "3N") in p.meld_options(0)
     apply_step(p, 0, new_step("7", 3))
-    p.st[state.ST_TURN_MELDED] = 1
+    p.st[slots.ST_TURN_MELDED] = 1
     options = p.meld_options(0)
     assert ("new", "A", "1N+2+JK") in options                         # R18 with mn=1
     assert ("stop",) not in options                                   # R26: 15 < 90
@@ -73,7 +73,7 @@ def test_after_a_yes_every_plan_is_offered():
     and hears yes.  Discarding the deuce keeps both canastas natural."""
     p = Position(scores=(0, 0)).meld(0, "A", "A A A").hand(0, "5 5 5 5 5 5 5 A A A A 2")
     p.begin(0)
-    p.st[state.ST_TURN_ASK] = 1                                      # "yes" (R42)
+    p.st[slots.ST_TURN_ASK] = 1                                      # "yes" (R42)
     options = p.meld_options(0)
     assert ("stop",) not in options                                  # a yes binds
     plan_list = p.go_out_plans(0)
@@ -108,7 +108,7 @@ def test_source_b_canasta_laid_as_a_take_meld_earns_the_bonus():
     assert take(p, 0, 2)
     assert p.meld_of(0, "Q") == (7, 0, 0)                            # greedy lays them first
     moves.end_turn_nb(p.nb, p.st, p.S.seatv, p.S.sidev, p.S.melds, 0)
-    assert p.S.sidev[0, state.SIDE_CONCEALED_CANASTAS] == 1
+    assert p.S.sidev[0, slots.SIDE_CONCEALED_CANASTAS] == 1
     assert p.score()[0]["canasta_bonus"] == 500 + 100
 
 
@@ -135,12 +135,12 @@ def test_seed_a_take_that_reaches_the_minimum_only_by_going_out():
 def test_last_card_red_three_may_meld_keeping_one_card():
     p = Position("classic(last_card_red3_may_meld=true)", scores=(0, 0))
     p.hand(0, "4 4 4 5 5 5 6 6 6 6 K").begin(0)
-    p.st[state.ST_TURN_LAST_RED3] = 1
+    p.st[slots.ST_TURN_LAST_RED3] = 1
     options = p.meld_options(0)
     assert ("new", "6", "3N") in options and ("stop",) in options
     for rank, n in (("4", 3), ("5", 3), ("6", 3)):
         apply_step(p, 0, new_step(rank, n))
-        p.st[state.ST_TURN_MELDED] = 1
+        p.st[slots.ST_TURN_MELDED] = 1
     apply_step(p, 0, [2, K["6"], K["6"], 0, 0])
     assert hand_size(p, 0) == 1 and ("stop",) in p.meld_options(0)   # no discard follows
     assert not any(o[0] == "out" for o in p.meld_options(0))          # no canasta
@@ -149,7 +149,7 @@ def test_last_card_red_three_may_meld_keeping_one_card():
 def test_last_card_red_three_may_go_out_by_melding_everything():
     p = Position("classic(last_card_red3_may_meld=true)", scores=(0, 0))
     p.meld(0, "9", "9 9 9 9 9").melded_before(0).hand(0, "9 9 4 4 4").begin(0)
-    p.st[state.ST_TURN_LAST_RED3] = 1
+    p.st[slots.ST_TURN_LAST_RED3] = 1
     options = p.go_out_plans(0)
     assert options and all(o["discard"] is None for o in options)     # never a discard
 
@@ -166,7 +166,7 @@ def test_a_pile_take_counts_as_melding_earlier_in_the_deal():
     p.hand(0, "8 8 K Q J 6 5 7 9 10 A").pile("5 8").stock("7 7 7 7")
     assert p.play_turn(0) == moves.CONTINUE
     assert p.meld_of(0, "8") == (3, 0, 0)                            # the take meld
-    assert p.S.seatv[0, state.SEAT_MELDED_BEFORE] == 1
+    assert p.S.seatv[0, slots.SEAT_MELDED_BEFORE] == 1
     p.hand(0, "9 9 9 9 9 9 9 K").begin(0)                            # a later turn
     options = p.go_out_plans(0)
     assert options and not any(o["concealed"] for o in options)
@@ -179,7 +179,7 @@ def test_a_take_meld_is_the_players_own_canasta_for_r30():
     assert (6, 0, 0) in p.take_options(0)
     seed_streams_nb(p.S.rng, 1, 1)
     assert p.play_turn(0) == DEAL_OVER
-    assert p.st[state.ST_CONCEALED] == 1 and hand_size(p, 0) == 0     # R44, R30
+    assert p.st[slots.ST_CONCEALED] == 1 and hand_size(p, 0) == 0     # R44, R30
     assert side_melds(p, 0)["K"] == (7, 0, 0)
     assert p.score()[0]["out_bonus"] == 200
 
@@ -188,7 +188,7 @@ def test_r30_take_then_must_go_out():
     """After that take the meld phase offers only what leads to going out."""
     p = Position(scores=(3000, 0)).hand(0, "K K K K K K 8 8 8").pile("4 K")
     assert take(p, 0, 6)
-    assert p.st[state.ST_TURN_NEEDS_MIN] == 1                        # minimum unmet (R30)
+    assert p.st[slots.ST_TURN_NEEDS_MIN] == 1                        # minimum unmet (R30)
     options = p.meld_options(0)
     assert ("stop",) not in options and any(o[0] == "out" for o in options)
     assert all(o["concealed"] for o in p.go_out_plans(0))

@@ -8,7 +8,7 @@ Every expected score below is worked out from R4 (card values), R51 (canastas), 
 (going out 100, concealed 200) and R54 (meld points): a plan's score is the cards it
 melds, the side's canasta bonuses after it and the going-out bonus.
 """
-from canasta_sim.kernels import actions, state
+from canasta_sim.kernels.game import options, slots
 from rules_helpers import DEAL_OVER, go_out
 from scenario import Position
 
@@ -29,7 +29,7 @@ def plan_set(p, seat=0):
 def offered_out_scores(p, seat=0):
     """The scores carried by the OPT_GO_OUT rows of the meld decision (what a policy sees)."""
     n = len(p.meld_options(seat))
-    return sorted(int(p.opts[i, 4]) for i in range(n) if p.opts[i, 0] == actions.OPT_GO_OUT)
+    return sorted(int(p.opts[i, 4]) for i in range(n) if p.opts[i, 0] == options.OPT_GO_OUT)
 
 
 def test_discarding_the_odd_queen_is_concealed_laying_it_on_the_partners_meld_is_not():
@@ -46,12 +46,12 @@ def test_discarding_the_odd_queen_is_concealed_laying_it_on_the_partners_meld_is
     # each plan, carried out, scores as listed (the partner's Q-Q-Q adds its 30, R54)
     q = partner_queens("5 5 5 5 5 5 5 Q")
     assert go_out(q, 0, discard="Q") == DEAL_OVER
-    assert q.st[state.ST_CONCEALED] == 1
+    assert q.st[slots.ST_CONCEALED] == 1
     s = q.score()[0]
     assert (s["out_bonus"], s["natural"], s["score"]) == (200, 1, 735 + 30)
     q = partner_queens("5 5 5 5 5 5 5 Q")
     assert go_out(q, 0, discard=None) == DEAL_OVER
-    assert q.st[state.ST_CONCEALED] == 0
+    assert q.st[slots.ST_CONCEALED] == 0
     s = q.score()[0]
     assert (s["out_bonus"], s["natural"], s["score"]) == (100, 1, 645 + 30)
 
@@ -77,12 +77,12 @@ def test_same_canastas_concealed_or_not_are_two_plans():
     # the concealed one, carried out: R44 holds and the bonus is 200, not 300 (R53)
     q = partner_queens("5 5 5 5 5 5 5 2 2 K")
     assert go_out(q, 0, discard="K", melds={"5": 9}) == DEAL_OVER
-    assert q.st[state.ST_CONCEALED] == 1
+    assert q.st[slots.ST_CONCEALED] == 1
     s = q.score()[0]
     assert (s["out_bonus"], s["mixed"], s["score"]) == (200, 1, 575 + 30)
     q = partner_queens("5 5 5 5 5 5 5 2 2 K")
     assert go_out(q, 0, discard="K", melds={"5": 8, "Q": 1}) == DEAL_OVER
-    assert q.st[state.ST_CONCEALED] == 0
+    assert q.st[slots.ST_CONCEALED] == 0
     s = q.score()[0]
     assert (s["out_bonus"], s["mixed"], s["score"]) == (100, 1, 475 + 30)
 

@@ -6,7 +6,7 @@ plus for a side that has melded, R57 minus for a side that has not.  Positions a
 the engine's ``score_deal_nb`` (``Position.score``), as in tests/test_rules_scoring.py.
 """
 import pytest
-from canasta_sim.kernels import state
+from canasta_sim.kernels.game import state
 from scenario import Position
 
 from canasta_sim.rules import parse_rules

@@ -1,7 +1,7 @@
 """The scripted policies do what their documentation (kernels/players/greedy.py) says."""
 import numpy as np
 import pytest
-from canasta_sim.kernels.game import options, state
+from canasta_sim.kernels.game import options, slots
 from canasta_sim.kernels.game.cards import DEUCE, JOKER, TOKEN_TO_KIND
 from canasta_sim.kernels.players import greedy, random
 from scenario import Position, random_position
@@ -41,9 +41,9 @@ def test_greedy_meld_step_is_a_best_scored_legal_option(scores):
         pos, _, _ = random_position(seed, "greedy")
         if seed % 3 == 0:                       # some positions with an unmelded side 0
             pos.S.melds[0] = 0
-            pos.S.sidev[0, state.SIDE_MELDED] = 0
+            pos.S.sidev[0, slots.SIDE_MELDED] = 0
         for side in (0, 1):
-            pos.S.sidev[side, state.SIDE_MINIMUM] = int(np.select([scores[side] < 0, scores[side] < 1500,
+            pos.S.sidev[side, slots.SIDE_MINIMUM] = int(np.select([scores[side] < 0, scores[side] < 1500,
                                                scores[side] < 3000], [15, 50, 90], 120))
         pos.begin(0)
         (kind, rank, nat, de, jo), opts = greedy_step_and_options(pos)

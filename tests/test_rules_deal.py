@@ -8,7 +8,7 @@ from collections import Counter
 
 import naive
 import pytest
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import slots
 from canasta_sim.kernels.game.cards import TOKENS
 from canasta_sim.kernels.game.deal import deal_nb
 from rules_replay import by_rule, replayed, traced
@@ -44,7 +44,7 @@ def test_R1_sides_are_opposite_seats():
     from canasta_sim.kernels.game.deal import place_red3s_nb
     for seat in (2, 3):
         place_red3s_nb(p.S, p.buf, seat, 0)
-    assert p.S.sidev[0, state.SIDE_RED3] == 1 and p.S.sidev[1, state.SIDE_RED3] == 2   # R1
+    assert p.S.sidev[0, slots.SIDE_RED3] == 1 and p.S.sidev[1, slots.SIDE_RED3] == 2   # R1
 
 
 def test_R2_R3_the_deck():
@@ -86,7 +86,7 @@ def test_R6_R7_R9_dealing_order_from_the_shuffled_deck(deal):
     p = Position()
     deal_nb(plan.rules_nb, p.S, p.buf, 21, deal, -1, plan.scores_before)
     deck = [TOKENS[int(k)] for k in p.S.deck[:108]]
-    dealer = int(p.st[state.ST_DEALER])
+    dealer = int(p.st[slots.ST_DEALER])
     hands = [Counter() for _ in range(4)]
     for j in range(44):
         hands[(dealer + 1 + j) % 4][deck[j]] += 1                        # R6
@@ -107,10 +107,10 @@ def test_R6_R7_R9_dealing_order_from_the_shuffled_deck(deal):
     for seat in range(4):
         assert p.hand_of(seat) == +hands[seat]
         assert sum(hands[seat].values()) == 11                           # R9: still 11
-    assert [int(p.S.sidev[k, state.SIDE_RED3]) for k in (0, 1)] == red3
-    n = int(p.st[state.ST_PILE_N])
+    assert [int(p.S.sidev[k, slots.SIDE_RED3]) for k in (0, 1)] == red3
+    n = int(p.st[slots.ST_PILE_N])
     assert [TOKENS[int(k)] for k in p.S.pile[:n]] == pile                  # R7
-    assert int(p.st[state.ST_STOCK_POS]) == pos
+    assert int(p.st[slots.ST_STOCK_POS]) == pos
 
 
 def test_R6_shuffle_is_roughly_uniform():

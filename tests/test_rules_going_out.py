@@ -1,6 +1,6 @@
 """Going out: RULES.md R16, R17, R39-R44, worked examples T31-T35."""
 import naive
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import slots
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import (
@@ -28,7 +28,7 @@ def test_T31_completing_a_canasta_with_the_last_cards_goes_out():
     assert go_out(p, 0) == DEAL_OVER                                    # R39
     assert p.meld_of(0, "9") == (7, 0, 0) and hand_size(p, 0) == 0
     assert pile_of(p) == []                                             # no discard
-    assert p.st[state.ST_OUT_SEAT] == 0 and p.st[state.ST_END_REASON] == 0
+    assert p.st[slots.ST_OUT_SEAT] == 0 and p.st[slots.ST_END_REASON] == 0
     # played by a policy from the draw: whenever the hand is emptied the deal is over
     outs = 0
     for result, q in random_turns(lambda: side0(**{"9": "9 9 9 9 9"}).hand(0, "9")
@@ -98,7 +98,7 @@ def test_T35_partner_says_no():
     p = side0(**CANASTA).hand(0, "5 5 5 8 8 8 K")
     p.begin(0)
     assert ("out", "K") in p.meld_options(0)
-    p.st[state.ST_TURN_ASK] = 0                                         # asked, answer no
+    p.st[slots.ST_TURN_ASK] = 0                                         # asked, answer no
     assert p.go_out_plan(0) is None                                     # R42 binds
     assert all(o[0] != "out" for o in p.meld_options(0))
     assert ("new", "5", "3N") in p.meld_options(0)                      # may still meld
@@ -113,10 +113,10 @@ def test_T35_partner_says_yes_he_must_go_out():
     for rules in ("classic", "classic(ask_permission=required)"):
         for result, q in random_turns(lambda: side0(rules, **CANASTA).hand(0, "5 5 5 8 8 8")
                                       .stock("K 4"), seeds=range(24)):
-            ask = int(q.st[state.ST_TURN_ASK])
+            ask = int(q.st[slots.ST_TURN_ASK])
             answers.add(ask)
             if ask == 1:
-                assert result == DEAL_OVER and q.st[state.ST_OUT_SEAT] == 0   # R42 yes binds
+                assert result == DEAL_OVER and q.st[slots.ST_OUT_SEAT] == 0   # R42 yes binds
             elif ask == 0:
                 assert result == CONTINUE and hand_size(q, 0) > 0        # R42 no binds
     assert {0, 1} <= answers
@@ -126,7 +126,7 @@ def test_R42_required_knob_forbids_going_out_without_asking():
     p = side0("classic(ask_permission=required)", **CANASTA).hand(0, "5 5 5 K")
     p.begin(0)
     assert all(o[0] != "out" for o in p.meld_options(0))                # R42 required
-    p.st[state.ST_TURN_ASK] = 1
+    p.st[slots.ST_TURN_ASK] = 1
     assert ("out", "K") in p.meld_options(0)
 
 
@@ -165,7 +165,7 @@ def test_R43_R44_going_out_not_concealed_after_melding_earlier():
     p = side0(**CANASTA).hand(0, "5 5 5 5 5 5 5 K").melded_before(0)
     p.begin(0)
     assert go_out(p, 0) == DEAL_OVER
-    assert p.st[state.ST_CONCEALED] == 0                                # R44 (i)
+    assert p.st[slots.ST_CONCEALED] == 0                                # R44 (i)
     assert p.score()[0]["out_bonus"] == 100                             # R43, R53
 
 
@@ -174,18 +174,18 @@ def test_R44_adding_to_partners_meld_is_not_concealed():
     p.begin(0)
     assert go_out(p, 0) == DEAL_OVER
     assert p.meld_of(0, "9")[0] == 7                                    # completed partner's meld
-    assert p.st[state.ST_CONCEALED] == 0                                # R44 (iii)
+    assert p.st[slots.ST_CONCEALED] == 0                                # R44 (iii)
 
 
 def test_R44_own_new_melds_must_include_a_canasta():
     p = side0(**CANASTA).hand(0, "5 5 5 8 8 8 K")
     p.begin(0)
     assert go_out(p, 0) == DEAL_OVER
-    assert p.st[state.ST_CONCEALED] == 0                                # R44 (iv)
+    assert p.st[slots.ST_CONCEALED] == 0                                # R44 (iv)
     p = side0(**CANASTA).hand(0, "5 5 5 5 5 5 5 8 8 8 K")
     p.begin(0)
     assert go_out(p, 0) == DEAL_OVER
-    assert p.st[state.ST_CONCEALED] == 1                                # R44: partner melded
+    assert p.st[slots.ST_CONCEALED] == 1                                # R44: partner melded
     assert p.score()[0]["out_bonus"] == 200                             # R53
 
 
@@ -194,11 +194,11 @@ def test_R44_final_discard_knob():
     p = Position().hand(0, hand)
     p.begin(0)
     assert go_out(p, 0) == DEAL_OVER
-    assert p.st[state.ST_CONCEALED] == 1 and pile_of(p) == ["K"]        # R44 (ii) with discard
+    assert p.st[slots.ST_CONCEALED] == 1 and pile_of(p) == ["K"]        # R44 (ii) with discard
     p = Position("classic(concealed_allows_final_discard=false)").hand(0, hand)
     p.begin(0)
     assert go_out(p, 0) == DEAL_OVER
-    assert p.st[state.ST_OUT_SEAT] == 0 and p.st[state.ST_CONCEALED] == 0   # R44 knob
+    assert p.st[slots.ST_OUT_SEAT] == 0 and p.st[slots.ST_CONCEALED] == 0   # R44 knob
 
 
 def test_R39_to_R44_hold_in_real_deals():
@@ -249,14 +249,14 @@ def test_R39_to_R41_going_out_matches_reference(hand, table, ratio, needed):
 def test_R44_going_out_plan_keeps_the_concealed_bonus():
     """The partner has six 5s; seat 0 never melded and holds 9x5, 2, 2, K K K, Q.  Both deuces
     on the nines (its own canasta) go out concealed; one on the partner's fives would not."""
-    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.game import slots
     p = Position()
     p.meld(0, "5", "5 5 5 5 5 5").hand(0, "9 9 9 9 9 2 2 K K K Q").melded_before(2)
     p.begin(0)
     discard, plan = p.go_out_plan(0)
     assert plan == {"9": 7, "K": 3} and discard == "Q"                  # R44 (iii)
     assert go_out(p, 0) == DEAL_OVER
-    assert p.st[state.ST_CONCEALED] == 1 and p.score()[0]["out_bonus"] == 200   # R53
+    assert p.st[slots.ST_CONCEALED] == 1 and p.score()[0]["out_bonus"] == 200   # R53
 
 
 def test_R25_five_black_threes_meld_four_and_discard_one():

@@ -7,7 +7,7 @@ where a policy still picks further take melds, any legal pick must satisfy the a
 """
 import naive
 import pytest
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import slots, state
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rules_helpers import go_out, new_meld_ranks, outcomes, side_melds, stop_ends, take
@@ -28,7 +28,7 @@ def test_T15_minimum_by_score(score, minimum):
     assert state.initial_minimum_nb(CLASSIC, score) == minimum          # R27
     assert naive.initial_minimum(score) == minimum
     p = Position(scores=(score, 0))
-    assert p.S.sidev[0, state.SIDE_MINIMUM] == minimum                     # R27 at the deal start
+    assert p.S.sidev[0, slots.SIDE_MINIMUM] == minimum                     # R27 at the deal start
 
 
 def test_R27_minimum_reaches_the_deal_from_scores_before():
@@ -39,7 +39,7 @@ def test_R27_minimum_reaches_the_deal_from_scores_before():
     plan = prepare(1, 3, "classic", "greedy", [1600, -20])
     p = Position()
     deal_nb(plan.rules_nb, p.S, p.buf, 3, 0, -1, plan.scores_before)
-    assert list(p.S.sidev[:2, state.SIDE_MINIMUM]) == [90, 15]             # R27
+    assert list(p.S.sidev[:2, slots.SIDE_MINIMUM]) == [90, 15]             # R27
 
 
 # ---- T16: the minimum decides which initial melds are legal ---------------------------------------
@@ -111,7 +111,7 @@ def test_T19_concealed_going_out_is_exempt_from_the_minimum():
     p = Position(scores=(1600, 0)).hand(0, HAND_T19)
     p.begin(0)
     assert go_out(p, 0) == 1
-    assert p.st[state.ST_OUT_SEAT] == 0 and p.st[state.ST_CONCEALED] == 1   # R44
+    assert p.st[slots.ST_OUT_SEAT] == 0 and p.st[slots.ST_CONCEALED] == 1   # R44
     s = p.score()[0]
     assert s["out_bonus"] == 200 and s["score"] == 500 + 200 + 55       # R30, R53
 
@@ -214,7 +214,7 @@ def test_R30_concealed_out_through_the_pile_at_minimum_15():
     assert p.take_options(0) == [(2, 0, 0)]
     assert take(p, 0, 2)
     assert go_out(p, 0) == 1
-    assert p.st[state.ST_CONCEALED] == 1                                # R44 with a take
+    assert p.st[slots.ST_CONCEALED] == 1                                # R44 with a take
     assert p.score()[0]["out_bonus"] == 200
 
 
@@ -230,7 +230,7 @@ def test_R30_concealed_out_through_the_pile_is_exempt_from_the_count():
     opts = p.meld_options(0)
     assert ("stop",) not in opts and ("out", "K") in opts               # R26 still binds
     assert go_out(p, 0) == 1
-    assert p.st[state.ST_CONCEALED] == 1 and p.score()[0]["out_bonus"] == 200   # R44, R53
+    assert p.st[slots.ST_CONCEALED] == 1 and p.score()[0]["out_bonus"] == 200   # R44, R53
     p = Position("classic(concealed_exempt_from_min_count=false)").hand(0, "4 4 6 6 5 5 5 K")
     assert p.pile("6 6 6 6 6 4").take_options(0) == []                  # R30 knob off: 15 < 50
     p = Position().hand(0, "4 4 6 6 5 5 9 K").pile("6 6 6 6 6 4")

@@ -5,7 +5,7 @@ hand that join the top card; an empty list means the pile cannot be taken.
 """
 import naive
 import pytest
-from canasta_sim.kernels.game import deal, state
+from canasta_sim.kernels.game import deal, slots
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rules_helpers import (
@@ -153,7 +153,7 @@ def test_T27_take_that_completes_a_canasta_goes_out():
                                   .pile("K")):
         if q.meld_of(0, "K") == (9, 0, 0):
             assert result == 1 and hand_size(q, 0) == 0                 # DEAL_OVER (R39)
-            assert q.st[state.ST_OUT_SEAT] == 0 and q.st[state.ST_END_REASON] == 0
+            assert q.st[slots.ST_OUT_SEAT] == 0 and q.st[slots.ST_END_REASON] == 0
             assert q.score()[0]["out_bonus"] == 100                     # not concealed (R44 iii)
             outs += 1
     assert outs > 0

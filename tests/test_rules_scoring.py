@@ -6,7 +6,7 @@ reference ``naive.score_side``; both must give the numbers of RULES.md section 4
 import functools
 
 import naive
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import slots, state
 from canasta_sim.kernels.game.cards import TOKENS
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -89,7 +89,7 @@ def t39_position(rules="classic"):
 
 def test_T39_concealed_going_out_against_an_unmelded_side():
     p = t39_position()
-    assert p.st[state.ST_CONCEALED] == 1                                 # R44
+    assert p.st[slots.ST_CONCEALED] == 1                                 # R44
     assert p.meld_of(0, "J") == (7, 0, 0) and p.meld_of(0, "9") == (3, 1, 1)
     melds = ({"J": "J J J J J J J", "9": "9 9 9 2 Jk"}, {})
     hands = ("", "Jk A A 8", "K K 9 4 2", "7 7 6 3c Q")

@@ -1,6 +1,5 @@
 """The end of the stock: RULES.md R13, R45-R50, worked examples T36-T37."""
-from canasta_sim.kernels.game import state
-from canasta_sim.kernels.play import turn
+from canasta_sim.kernels.game import options, slots
 from rules_helpers import (
     CANASTA,
     CONTINUE,
@@ -44,7 +43,7 @@ def test_T36_last_card_red_three_ends_the_deal():
     assert p.play_turn(0) == DEAL_OVER                                   # R47
     assert red3_of(p, 0) == 1                                            # it scores
     assert p.hand_of(0) == {"5": 3, "K": 1} and pile_of(p) == []         # no meld, no discard
-    assert p.st[state.ST_END_REASON] == 1                                # END_STOCK (R48)
+    assert p.st[slots.ST_END_REASON] == 1                                # END_STOCK (R48)
     s = p.score()
     assert s[0]["out_bonus"] == 0 and s[1]["out_bonus"] == 0             # R50
     assert s[0]["red3_points"] == 100
@@ -63,7 +62,7 @@ def test_T36_last_card_red_three_may_meld_knob():
     for result, q in random_turns(lambda: side0(rules, **CANASTA).hand(0, "5 5 5 K")
                                   .stock("3h")):
         assert result == DEAL_OVER and pile_of(q) == []                  # R47: no discard
-        assert q.st[state.ST_END_REASON] == 1
+        assert q.st[slots.ST_END_REASON] == 1
         assert q.score()[0]["out_bonus"] == 0                            # R50
 
 
@@ -71,7 +70,7 @@ def test_T36_last_card_red_three_may_meld_knob():
 
 def test_T37_forced_take_after_the_stock():
     p = side0(**{"J": "J J J"}).hand(0, "5 6 7").pile("8 J").stock("")
-    assert turn.forced_take_due_nb(p.nb, p.S, 0)                      # R49 must take
+    assert options.forced_take_due_nb(p.nb, p.S, 0)                      # R49 must take
     assert p.take_options(0) == [(0, 0, 0)]
     assert p.play_turn(0) == CONTINUE
     assert p.meld_of(0, "J") == (4, 0, 0) and len(pile_of(p)) == 1
@@ -79,25 +78,25 @@ def test_T37_forced_take_after_the_stock():
 
 def test_T37_frozen_pile_is_not_forced_and_no_take_ends_the_deal():
     p = side0(**{"J": "J J J"}).hand(0, "5 6 7").pile("2 8 J").stock("")
-    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # R49 frozen: optional
+    assert not options.forced_take_due_nb(p.nb, p.S, 0)                  # R49 frozen: optional
     assert p.take_options(0) == []
     assert p.play_turn(0) == DEAL_OVER                                   # R49 the deal ends
-    assert p.st[state.ST_END_REASON] == 1
+    assert p.st[slots.ST_END_REASON] == 1
     assert all(s["out_bonus"] == 0 for s in p.score())                   # R50
 
 
 def test_R49_forced_take_exceptions():
     # no meld of the top card's rank: not forced
     p = side0().hand(0, "J J 7").pile("8 J").stock("")
-    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # R49
+    assert not options.forced_take_due_nb(p.nb, p.S, 0)                  # R49
     assert p.take_options(0)                                             # but allowed
     # R37: one card in hand, one card in the pile
     p = side0(**{"J": "J J J"}).hand(0, "5").pile("J").stock("")
-    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # R49 + R37
+    assert not options.forced_take_due_nb(p.nb, p.S, 0)                  # R49 + R37
     # knob off: never forced
     p = side0("classic(empty_stock_forced_take=false)", **{"J": "J J J"}).hand(0, "5 6 7")
     p.pile("8 J").stock("")
-    assert not turn.forced_take_due_nb(p.nb, p.S, 0)                  # knob
+    assert not options.forced_take_due_nb(p.nb, p.S, 0)                  # knob
 
 
 def test_R49_no_draw_from_an_empty_stock():
@@ -139,7 +138,7 @@ def test_T37_declining_an_optional_take_ends_the_deal():
     took = [p for r, p in results if r == CONTINUE]
     assert declined and took                                             # R38, R49
     for p in declined:
-        assert p.st[state.ST_END_REASON] == 1 and pile_of(p) == ["8", "K"]   # R49 ends at once
+        assert p.st[slots.ST_END_REASON] == 1 and pile_of(p) == ["8", "K"]   # R49 ends at once
     for p in took:
         assert p.meld_of(0, "K") == (3, 0, 0)
 

@@ -3,7 +3,7 @@ it leaves the real deal alone, that it decides from what its seat may know, and 
 do not depend on threads or chunking."""
 import numpy as np
 import pytest
-from canasta_sim.kernels.game import state
+from canasta_sim.kernels.game import slots, state
 from canasta_sim.kernels.game.cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
 from canasta_sim.kernels.game.layout import COL_CHECK_FAILS, NCOLS
 from canasta_sim.kernels.game.options import DEC_DISCARD, DEC_DRAW
@@ -28,7 +28,7 @@ def test_blueprint_and_slots_match_the_registry():
     assert [search.Q_DETERMINIZATIONS, search.Q_CANDIDATES, search.Q_THRESHOLD,
             search.Q_DECISIONS, search.Q_CONFIDENCE, search.Q_ROLLOUTS] == [0, 1, 2, 3, 4, 5]
     assert REGISTRY["search"].policy_id == POLICY_SEARCH
-    assert search.WS_SEARCH + search.SEARCH_ROWS <= state.WS_ROWS
+    assert search.WS_SEARCH + search.SEARCH_ROWS <= slots.WS_ROWS
     _, ids, params = parse_policies("search(decisions=1),expert,search(decisions=1),expert", 4)
     assert list(ids[:4]) == [POLICY_SEARCH, 5, POLICY_SEARCH, 5]
     assert params[0, search.Q_DECISIONS] == 1 and params[0, search.Q_DETERMINIZATIONS] == 16
@@ -51,19 +51,19 @@ def _positions(count, rules="classic", policies="expert", seed=3):
 
 def _stock(S):
     st = S.st
-    return S.deck[st[state.ST_STOCK_POS]:st[state.ST_DECK_N]]
+    return S.deck[st[slots.ST_STOCK_POS]:st[slots.ST_DECK_N]]
 
 
 def _all_cards(S, nb):
     """Count by kind of every card in hands, melds, the pile, the stock and red-three areas."""
     hands, melds, deck, pile, st, seatv, sidev = S[:7]
     have = hands.sum(axis=0).copy()
-    have[RED3] += sidev[:, state.SIDE_RED3].sum()
+    have[RED3] += sidev[:, slots.SIDE_RED3].sum()
     for r in range(NKINDS):
-        have[r] += melds[:, state.M_NAT, r].sum()
-    have[DEUCE] += melds[:, state.M_DEUCE, :].sum()
-    have[JOKER] += melds[:, state.M_JOKER, :].sum()
-    have += np.bincount(pile[:st[state.ST_PILE_N]], minlength=NKINDS)
+        have[r] += melds[:, slots.M_NAT, r].sum()
+    have[DEUCE] += melds[:, slots.M_DEUCE, :].sum()
+    have[JOKER] += melds[:, slots.M_JOKER, :].sum()
+    have += np.bincount(pile[:st[slots.ST_PILE_N]], minlength=NKINDS)
     have += np.bincount(_stock(S), minlength=NKINDS)
     return have
 
@@ -90,14 +90,14 @@ def test_resampler_keeps_what_the_seat_knows_and_conserves_cards(rules):
             assert np.array_equal(W.hands[seat], S.hands[seat])
             for a in (1, 3, 5, 6):                      # melds, pile, seat and side records
                 assert np.array_equal(W[a], S[a])
-            assert np.array_equal(W.st[:state.ST_TRACE_ON], S.st[:state.ST_TRACE_ON])
+            assert np.array_equal(W.st[:slots.ST_TRACE_ON], S.st[:slots.ST_TRACE_ON])
             assert np.array_equal(W.hands.sum(axis=1), S.hands.sum(axis=1))
-            known = W.seatv[:, state.SEAT_KNOWN:state.SEAT_KNOWN + NKINDS]
+            known = W.seatv[:, slots.SEAT_KNOWN:slots.SEAT_KNOWN + NKINDS]
             assert (W.hands >= known).all()
             assert len(_stock(W)) == len(_stock(S))
             for s in range(plan.rules.num_players):
                 if W.hands[s, RED3] > 0:
-                    assert "first_turn" in rules and W.seatv[s, state.SEAT_HAD_TURN] == 0
+                    assert "first_turn" in rules and W.seatv[s, slots.SEAT_HAD_TURN] == 0
             moved += not np.array_equal(W.hands, S.hands) or not np.array_equal(_stock(W), _stock(S))
     assert moved >= 70
 
@@ -256,13 +256,13 @@ OUT_RULES = ["classic", "classic(ask_permission=required)", "classic(ask_permiss
 
 def _open_choices(rules, st):
     """The going-out choices R42 leaves the seat in the turn recorded by ``st``."""
-    ask = st[state.ST_TURN_TAKE] == 0 and st[state.ST_NSEATS] > st[state.ST_NSIDES] \
+    ask = st[slots.ST_TURN_TAKE] == 0 and st[slots.ST_NSEATS] > st[slots.ST_NSIDES] \
         and "never" not in rules
-    choices = {state.OUT_NOW, state.OUT_ASK, state.OUT_HOLD}
+    choices = {slots.OUT_NOW, slots.OUT_ASK, slots.OUT_HOLD}
     if not ask:
-        choices.discard(state.OUT_ASK)
+        choices.discard(slots.OUT_ASK)
     if ask and "required" in rules:
-        choices.discard(state.OUT_NOW)                   # R42: no going out without a yes
+        choices.discard(slots.OUT_NOW)                   # R42: no going out without a yes
     return choices
 
 
@@ -284,7 +284,7 @@ def _went_out(S, seat):
 
 def _same_turn(A, B):
     """The same state, but for the recorded going-out choice."""
-    keep = [i for i in range(state.NST) if i != state.ST_TURN_OUT_CHOICE]
+    keep = [i for i in range(slots.NST) if i != slots.ST_TURN_OUT_CHOICE]
     return all(np.array_equal(a, b) for a, b in zip(A[:4], B[:4])) and \
         np.array_equal(A[4][keep], B[4][keep]) and \
         all(np.array_equal(a, b) for a, b in zip(A[5:8], B[5:8]))
@@ -298,30 +298,30 @@ def test_going_out_candidates_and_what_each_choice_plays(rules):
     out (only when nothing else is legal)."""
     seen = held_out = 0
     for plan, S, seat in _positions(400, rules, seed=8):
-        cands, own = _turn_with_choice(plan, S, seat, state.OUT_OWN)
+        cands, own = _turn_with_choice(plan, S, seat, slots.OUT_OWN)
         if not cands:
             continue
         seen += 1
         choices = _open_choices(rules, own[4])
-        assert cands[0] == state.OUT_OWN and len(set(cands)) == len(cands)
+        assert cands[0] == slots.OUT_OWN and len(set(cands)) == len(cands)
         assert set(cands[1:]) <= choices
         left = choices - set(cands[1:])
         assert len(left) == 1
         blueprint = left.pop()
         _, same = _turn_with_choice(plan, S, seat, blueprint)
-        if blueprint == state.OUT_HOLD:        # expert may still go out later in the phase
+        if blueprint == slots.OUT_HOLD:        # expert may still go out later in the phase
             assert _same_turn(own, same) or _went_out(own, seat)
         else:
             assert _same_turn(own, same)
         for choice in choices:
             _, after = _turn_with_choice(plan, S, seat, choice)
-            if choice == state.OUT_NOW:
+            if choice == slots.OUT_NOW:
                 assert _went_out(after, seat)
-            elif choice == state.OUT_ASK:
-                assert after[4][state.ST_TURN_ASK] in (0, 1)
-                assert _went_out(after, seat) == (after[4][state.ST_TURN_ASK] == 1)
+            elif choice == slots.OUT_ASK:
+                assert after[4][slots.ST_TURN_ASK] in (0, 1)
+                assert _went_out(after, seat) == (after[4][slots.ST_TURN_ASK] == 1)
             else:
-                assert after[4][state.ST_TURN_ASK] == -1
+                assert after[4][slots.ST_TURN_ASK] == -1
                 held_out += _went_out(after, seat)
     assert seen >= 5
     assert held_out <= seen // 10

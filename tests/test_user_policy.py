@@ -248,7 +248,7 @@ def test_check_policy_reports_a_raise_with_the_python_exception():
 
 def test_the_information_check_fails_when_the_seat_sees_hidden_cards(monkeypatch):
     """Rearranging also the seat's own hand changes its play: the check must say so."""
-    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.game import slots
 
     from canasta_sim import fairness
 
@@ -257,7 +257,7 @@ def test_the_information_check_fails_when_the_seat_sees_hidden_cards(monkeypatch
     def leaky(S, seat, rng):
         moved = real(S, seat, rng)
         hands = S.hands
-        other = (seat + 1) % int(S.st[state.ST_NSEATS])
+        other = (seat + 1) % int(S.st[slots.ST_NSEATS])
         hands[[seat, other]] = hands[[other, seat]]
         return moved
 
