@@ -134,8 +134,7 @@ def take(pos, seat, k, d=0, j=0) -> bool:
     Extra take melds of an unmelded side (R35) are still chosen by the seat's policy."""
     from canasta_sim.kernels.play import turn
     pos.begin(seat, take=True)
-    return bool(turn.take_pile_nb(pos.nb, pos.S, pos.buf, seat, k, d, j, pos.pol, pos.params,
-                                    pos.opts, pos.plan))
+    return bool(turn.take_pile_nb(pos.nb, pos.S, pos.buf, seat, k, d, j, pos.table))
 
 
 def go_out(pos, seat, discard="best", melds=None) -> int:

@@ -21,6 +21,7 @@ from canasta_sim.kernels.game.layout import (
 )
 from canasta_sim.kernels.game.rng import seed_streams_nb
 from canasta_sim.kernels.play import turn
+from canasta_sim.kernels.players import switch
 
 from canasta_sim.rules import parse_rules
 
@@ -67,6 +68,11 @@ class Position:
         self.pol = np.full(MAX_SEATS, 1, np.int64)
         self.params = np.zeros((MAX_SEATS, NPARAMS))
         self.stock(" ".join(["4"] * 20))
+
+    @property
+    def table(self):
+        """The seats' players and the decision scratch as the kernels take them."""
+        return switch.Table(self.pol, self.params, self.opts, self.plan)
 
     # --- building the position ---------------------------------------------------------------
     def hand(self, seat: int, text: str) -> "Position":
@@ -196,8 +202,7 @@ class Position:
 
     def play_turn(self, seat: int) -> int:
         """Play one whole turn with the seats' policies; returns moves.CONTINUE/DEAL_OVER."""
-        return turn.play_turn_nb(self.nb, self.S, self.buf, seat, self.pol, self.params,
-                                   self.opts, self.plan)
+        return turn.play_turn_nb(self.nb, self.S, self.buf, seat, self.table)
 
     def score(self) -> list:
         """Score the deal as it stands: one dict of SIDE_FIELDS per side."""

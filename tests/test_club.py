@@ -40,9 +40,8 @@ def meld_step(pos, policy, seat=0):
     scenario.describe writes the first card of it: ('new', '8', '2N+2'), ('add', '9', '2'),
     ('out', discard), ('stop',)."""
     pos.policies(*([policy] * 4)).begin(seat)
-    kind, rank, nat, de, jo = switch.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.pol,
-                                                         pos.params, pos.opts, pos.plan, False,
-                                                         False)
+    kind, rank, nat, de, jo = switch.choose_meld_step_nb(pos.nb, pos.S, pos.buf, seat, pos.table,
+                                                         False, False)
     if kind == options.OPT_NEW:
         row = [kind, rank, 3, 0, 0] if de + jo == 0 else [kind, rank, 2, de, jo]
     elif kind == options.OPT_ADD:
@@ -58,8 +57,7 @@ def draw_or_take(pos, policy, seat=0):
     """'draw', or the take (naturals, deuces, jokers) the policy makes (the engine's
     choose_take_nb, the stock not yet gone)."""
     pos.policies(*([policy] * 4)).begin(seat, take=True)
-    take = switch.choose_take_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params, pos.opts,
-                                 pos.plan, False)
+    take = switch.choose_take_nb(pos.nb, pos.S, pos.buf, seat, pos.table, False)
     return "draw" if take[0] < 0 else tuple(int(x) for x in take)
 
 

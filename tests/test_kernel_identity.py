@@ -23,8 +23,8 @@ def test_greedy_discard_is_the_scored_option_list_pick():
             n = options.discard_options_nb(hands[seat], pos.opts)
             if n == 0:
                 continue
-            i = switch.pick_option_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params,
-                                      options.DEC_DISCARD, pos.opts, n, pos.plan)
+            i = switch.pick_option_nb(pos.nb, pos.S, pos.buf, seat, pos.table,
+                                      options.DEC_DISCARD, n)
             assert greedy.greedy_discard_nb(pos.nb, hands[seat], melds, seat % 2) \
                 == pos.opts[i, 1]
 
@@ -52,8 +52,8 @@ def test_random_and_club_discards_are_the_option_list_picks():
             stream = rng.STREAM_POLICY + seat
             if policy == "random":
                 before = streams.copy()
-                i = switch.pick_option_nb(pos.nb, pos.S, pos.buf, seat, pos.pol, pos.params,
-                                          options.DEC_DISCARD, pos.opts, n, pos.plan)
+                i = switch.pick_option_nb(pos.nb, pos.S, pos.buf, seat, pos.table,
+                                          options.DEC_DISCARD, n)
                 after = streams.copy()
                 streams[:] = before
                 assert random.random_discard_nb(hands[seat], streams, stream) \

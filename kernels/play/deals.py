@@ -52,12 +52,11 @@ def deal_for_play_nb(rules, S, buf, seed, deal, dealer, scores_before):
 
 
 @level
-def play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
-                 row):
+def play_deal_nb(rules, S, buf, seed, deal, dealer, table, scores_before, row):
     """Deal, play turns clockwise from the dealer's left (R10) until the deal ends, score."""
     st = S.st
     seat = deal_for_play_nb(rules, S, buf, seed, deal, dealer, scores_before)
-    if play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan,
+    if play_table_turns_nb(rules, S, buf, seat, table,
                            np.int64(MAX_TURNS)) >= 0:      # int64: see play_turns_nb
         # the safety net, never reached in practice: the deal did not end in MAX_TURNS turns
         st[ST_END_REASON] = END_STOCK
@@ -90,8 +89,7 @@ def game_over_nb(rules, cum):
 
 
 @level
-def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_row, rows,
-                 extras):
+def play_game_nb(rules, S, buf, seed, game, table, cum, game_row, rows, extras):
     """Play game ``game`` to its end; one result row and one extras row per deal.
     ``rows`` and ``extras`` must hold MAX_GAME_DEALS rows; ``cum`` is scratch for the
     cumulative scores.  Returns the number of deals played."""
@@ -106,15 +104,14 @@ def play_game_nb(rules, S, buf, seed, game, pol, params, opts, plan, cum, game_r
         extras[k, D_DEAL_IN_GAME] = k
         for side in range(MAX_SIDES):
             extras[k, D_CUM_BEFORE + side] = cum[side]
-        play_deal_nb(rules, S, buf, seed, game * GAME_STRIDE + k, dealer, pol, params, cum,
-                     opts, plan, row)
+        play_deal_nb(rules, S, buf, seed, game * GAME_STRIDE + k, dealer, table, cum, row)
         if k == 0:
             game_row[G_FIRST_DEALER] = row[COL_DEALER]
         dealer = (row[COL_DEALER] + 1) % rules.num_players      # R5: passes clockwise
         for side in range(rules.num_sides):
             cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]   # R58
         k += 1
-        if user_failed_nb(pol, game * GAME_STRIDE + k - 1):
+        if user_failed_nb(table.pol, game * GAME_STRIDE + k - 1):
             break                           # the Python face raises (kernels/players/user.py)
         ended, winner = game_over_nb(rules, cum)
     if ended == GAME_ON:

@@ -101,7 +101,7 @@ from ..players.club import (
 )
 from ..players.greedy import greedy_take_nb
 from ..players.ids import POLICY_EXPERT, POLICY_SEARCH
-from ..players.switch import log_decision_nb
+from ..players.switch import Table, log_decision_nb
 from .turn import DRAW_ONLY, FROM_MELD, MAX_TURNS, MELD_ONLY, play_turns_nb
 
 # the search player's parameters (canasta_sim/policies.py names them; slot Q_*)
@@ -385,9 +385,9 @@ def tables_nb(ws, pol, every_seat):
 # ---- rollouts -------------------------------------------------------------------------------
 
 @level
-def play_out_nb(rules, W, buf, seat, pol, params, opts, plan):
+def play_out_nb(rules, W, buf, seat, table):
     """Play the deal in ``W`` to its end from ``seat``'s turn."""
-    play_turns_nb(rules, W, buf, seat, pol, params, opts, plan, np.int64(MAX_TURNS))
+    play_turns_nb(rules, W, buf, seat, table, np.int64(MAX_TURNS))
 
 
 @kernel
@@ -441,7 +441,7 @@ def choose_nb(stats, n, samples, q):
 
 
 @level
-def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts, plan):
+def play_candidate_nb(rules, W, buf, seat, decision, cand, rollouts):
     """Play candidate ``cand`` of a searched ``decision`` in ``W`` and the deal to its end,
     with the rollouts' tables: a discard (DEC_DISCARD: the card), the take or the draw
     (DEC_DRAW: the ``min_pile_take`` that makes expert play it, for the whole turn) or a
@@ -449,21 +449,20 @@ def play_candidate_nb(rules, W, buf, seat, decision, cand, pol_r, params_r, opts
     nxt = (seat + 1) % W.st[ST_NSEATS]
     if decision == DEC_DISCARD:
         if finish_discard_nb(rules, W, buf, seat, cand) != DEAL_OVER:
-            play_out_nb(rules, W, buf, nxt, pol_r, params_r, opts, plan)
+            play_out_nb(rules, W, buf, nxt, rollouts)
     elif decision == DEC_DRAW:
-        params_r[seat, P_MIN_PILE_TAKE] = float(cand)
-        after = play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, np.int64(1))
-        params_r[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+        rollouts.params[seat, P_MIN_PILE_TAKE] = float(cand)
+        after = play_turns_nb(rules, W, buf, seat, rollouts, np.int64(1))
+        rollouts.params[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
         if after >= 0:
-            play_out_nb(rules, W, buf, nxt, pol_r, params_r, opts, plan)
+            play_out_nb(rules, W, buf, nxt, rollouts)
     else:
         W.st[ST_TURN_OUT_CHOICE] = cand
-        play_turns_nb(rules, W, buf, seat, pol_r, params_r, opts, plan, np.int64(FROM_MELD))
+        play_turns_nb(rules, W, buf, seat, rollouts, np.int64(FROM_MELD))
 
 
 @level
-def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params_r, opts,
-                      plan):
+def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, rollouts):
     """Roll out the candidates ``cands[:nc]`` of ``seat``'s ``decision`` (the blueprint's
     choice first), each on the same ``determinizations`` deals of the hidden cards and, on
     each, the same ``rollouts`` orders of the stock (common random numbers), and return the
@@ -487,8 +486,7 @@ def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params
                     return 0
                 if r > 0:
                     reshuffle_stock_nb(S, W, key, det, r)
-                play_candidate_nb(rules, W, buf, seat, decision, cands[c], pol_r, params_r,
-                                  opts, plan)
+                play_candidate_nb(rules, W, buf, seat, decision, cands[c], rollouts)
                 value = margin_nb(rules, W, seat, ws[R_ROW, 0:NCOLS])
                 if c == 0:
                     base = value
@@ -499,7 +497,7 @@ def rollout_choice_nb(rules, S, buf, seat, q, decision, cands, nc, pol_r, params
 
 
 @level
-def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
+def search_take_nb(rules, S, buf, seat, q, rollouts):
     """The take-or-draw search (``SEARCH_TAKE``): when the pile can be taken only by
     spending wild cards, the take and the draw are rolled out (``pol_r``, ``params_r``: the
     rollouts' tables).  Returns the ``min_pile_take`` that makes the blueprint play the
@@ -516,15 +514,15 @@ def search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan):
     begin_turn_nb(st, sidev, melds, seat, 1)             # as draw_phase_nb does (R11)
     if st[ST_STOCK_POS] >= st[ST_DECK_N] and forced_take_due_nb(rules, S, seat):
         return -1.0                                       # R49: the take is forced
-    k, d, j = greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
+    k, d, j = greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat,
+                             rollouts.plan, ws)
     if k < 0 or d + j == 0:
         return -1.0
     cands = ws[R_STATS, AT:AT + 2]                        # the blueprint's choice first
     takes = st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
     cands[0] = int(TAKE_ALWAYS if takes else TAKE_NEVER)
     cands[1] = int(TAKE_NEVER if takes else TAKE_ALWAYS)
-    if rollout_choice_nb(rules, S, buf, seat, q, DEC_DRAW, cands, 2, pol_r, params_r, opts,
-                         plan) == 1:
+    if rollout_choice_nb(rules, S, buf, seat, q, DEC_DRAW, cands, 2, rollouts) == 1:
         return float(cands[1])
     return -1.0
 
@@ -567,26 +565,25 @@ def discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands):
 
 
 @level
-def search_discard_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
+def search_discard_nb(rules, S, buf, seat, q, eparams, rollouts):
     """The seat's discard (R17): the blueprint's, or a better candidate found by rollouts
     (``SEARCH_DISCARD``, ``SEARCH_FREEZE``).  With the decision log on, the decision is
     logged as the engine logs one."""
     hands = S.hands
     st = S.st
     ws = S.ws
-    n = discard_options_nb(hands[seat], opts)
+    n = discard_options_nb(hands[seat], rollouts.opts)
     cands = ws[R_STATS, AT:AT + MAX_CANDIDATES]
-    nc = discard_candidates_nb(rules, S, seat, q, eparams, opts, n, cands)
+    nc = discard_candidates_nb(rules, S, seat, q, eparams, rollouts.opts, n, cands)
     chosen = 0
     if nc >= 2:
-        chosen = rollout_choice_nb(rules, S, buf, seat, q, DEC_DISCARD, cands, nc, pol_r,
-                                   params_r, opts, plan)
+        chosen = rollout_choice_nb(rules, S, buf, seat, q, DEC_DISCARD, cands, nc, rollouts)
     card = cands[chosen]
     if st[ST_TRACE_ON] == 2:
-        n = discard_options_nb(hands[seat], opts)
+        n = discard_options_nb(hands[seat], rollouts.opts)
         for i in range(n):
-            if opts[i, 1] == card:
-                log_decision_nb(st, buf, seat, DEC_DISCARD, i, opts, n, plan)
+            if rollouts.opts[i, 1] == card:
+                log_decision_nb(st, buf, seat, DEC_DISCARD, i, rollouts.opts, n, rollouts.plan)
     return card
 
 
@@ -650,84 +647,80 @@ def out_candidates_nb(rules, S, seat, eparams, cands):
 
 
 @level
-def search_out_nb(rules, S, buf, seat, q, eparams, pol_r, params_r, opts, plan):
+def search_out_nb(rules, S, buf, seat, q, eparams, rollouts):
     """The going-out search (``SEARCH_OUT``), after the draw: when the seat could go out,
     going out now, asking the partner (R42) and holding on are rolled out from the meld
     phase on (``pol_r``, ``params_r``: the rollouts' tables).  Returns the ``OUT_*`` choice
     for the turn: ``OUT_OWN`` for the blueprint's own."""
     ws = S.ws
-    if not out_open_nb(rules, S, seat, plan):
+    if not out_open_nb(rules, S, seat, rollouts.plan):
         return OUT_OWN
     cands = ws[R_STATS, AT:AT + MAX_CANDIDATES]
     nc = out_candidates_nb(rules, S, seat, eparams, cands)
-    return cands[rollout_choice_nb(rules, S, buf, seat, q, DEC_ASK, cands, nc, pol_r, params_r,
-                                   opts, plan)]
+    return cands[rollout_choice_nb(rules, S, buf, seat, q, DEC_ASK, cands, nc, rollouts)]
 
 
 # ---- the search seat's turn -----------------------------------------------------------------
 
 @level
-def search_turn_nb(rules, S, buf, seat, q, pol_b, params_b, pol_r, params_r, opts, plan):
-    """A search seat's turn (R11): as ``turn.play_turn_nb``, with the blueprint's tables
-    ``pol_b``, ``params_b`` and the searched decisions -- the take before the draw, the
-    going-out choice after it, the discard (``q``: the seat's search parameters; ``pol_r``,
-    ``params_r``: the rollouts' tables)."""
+def search_turn_nb(rules, S, buf, seat, q, blueprint, rollouts):
+    """A search seat's turn (R11): as ``turn.play_turn_nb``, with the blueprint's table
+    ``blueprint`` and the searched decisions -- the take before the draw, the going-out
+    choice after it, the discard (``q``: the seat's search parameters; ``rollouts``: the
+    rollouts' table)."""
     first_turn_nb(rules, S, buf, seat)
     if int(q[Q_DECISIONS]) & SEARCH_TAKE:
-        take = search_take_nb(rules, S, buf, seat, q, pol_r, params_r, opts, plan)
+        take = search_take_nb(rules, S, buf, seat, q, rollouts)
         if take >= 0.0:
-            params_b[seat, P_MIN_PILE_TAKE] = take
-    over = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan,
-                         np.int64(DRAW_ONLY)) < 0
-    params_b[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+            blueprint.params[seat, P_MIN_PILE_TAKE] = take
+    over = play_turns_nb(rules, S, buf, seat, blueprint, np.int64(DRAW_ONLY)) < 0
+    blueprint.params[seat, P_MIN_PILE_TAKE] = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
     if over:
         return DEAL_OVER
     if int(q[Q_DECISIONS]) & SEARCH_OUT:
-        st = S.st
-        st[ST_TURN_OUT_CHOICE] = search_out_nb(rules, S, buf, seat, q, params_b[seat], pol_r,
-                                               params_r, opts, plan)
-    if play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan,
-                     np.int64(MELD_ONLY)) < 0:
+        S.st[ST_TURN_OUT_CHOICE] = search_out_nb(rules, S, buf, seat, q,
+                                                 blueprint.params[seat], rollouts)
+    if play_turns_nb(rules, S, buf, seat, blueprint, np.int64(MELD_ONLY)) < 0:
         return DEAL_OVER
-    card = search_discard_nb(rules, S, buf, seat, q, params_b[seat], pol_r, params_r, opts,
-                             plan)
+    card = search_discard_nb(rules, S, buf, seat, q, blueprint.params[seat], rollouts)
     return finish_discard_nb(rules, S, buf, seat, card)
 
 
 @level
-def search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
+def search_table_turn_nb(rules, S, buf, seat, table):
     """A turn of a deal with a search seat: every search seat plays the blueprint but at its
-    own searched decisions; a user policy's error record is kept in ``pol``.  Returns
+    own searched decisions; a user policy's error record is kept in ``table.pol``.  Returns
     DEAL_OVER or CONTINUE."""
     ws = S.ws
     st = S.st
-    fill_tables_nb(ws, pol, params, st, False)
-    fill_tables_nb(ws, pol, params, st, True)
-    pol_b, params_b = tables_nb(ws, pol, False)
-    pol_r, params_r = tables_nb(ws, pol, True)
-    if pol[seat] == POLICY_SEARCH:
-        result = search_turn_nb(rules, S, buf, seat, params[seat], pol_b, params_b, pol_r,
-                                params_r, opts, plan)
+    fill_tables_nb(ws, table.pol, table.params, st, False)
+    fill_tables_nb(ws, table.pol, table.params, st, True)
+    pol_b, params_b = tables_nb(ws, table.pol, False)
+    pol_r, params_r = tables_nb(ws, table.pol, True)
+    blueprint = Table(pol_b, params_b, table.opts, table.plan)
+    rollouts = Table(pol_r, params_r, table.opts, table.plan)
+    if table.pol[seat] == POLICY_SEARCH:
+        result = search_turn_nb(rules, S, buf, seat, table.params[seat], blueprint, rollouts)
         if st[ST_CHECK_ON] == 1 and not cards_conserved_nb(rules, S):
             st[ST_CHECK_FAILS] += 1                                       # R2, as engine
     else:
-        after = play_turns_nb(rules, S, buf, seat, pol_b, params_b, opts, plan, np.int64(1))
+        after = play_turns_nb(rules, S, buf, seat, blueprint, np.int64(1))
         result = DEAL_OVER if after < 0 else CONTINUE
-    for i in range(MAX_SEATS, pol.shape[0]):
-        pol[i] = pol_b[i]
+    for i in range(MAX_SEATS, table.pol.shape[0]):
+        table.pol[i] = pol_b[i]
     return result
 
 
 @kernel
-def play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
+def play_table_turns_nb(rules, S, buf, seat, table, turns):
     """``turn.play_turns_nb`` for the deal loops: up to ``turns`` turns from ``seat``;
     returns the seat whose turn comes next, or -1 once the deal is over.  With a search seat
     at the table the turns go one by one through :func:`search_table_turn_nb`."""
-    if not has_search_nb(pol, S.st):
-        return play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
+    if not has_search_nb(table.pol, S.st):
+        return play_turns_nb(rules, S, buf, seat, table, turns)
     n = S.st[ST_NSEATS]
     for _ in range(turns):
-        if search_table_turn_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        if search_table_turn_nb(rules, S, buf, seat, table) == DEAL_OVER:
             return -1
         seat = (seat + 1) % n
     return seat

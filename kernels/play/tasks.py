@@ -25,6 +25,7 @@ from ..game.slots import (
 )
 from ..game.state import new_state, rules_record_nb
 from ..jit import entry, level
+from ..players.switch import Table
 from ..players.user import user_failed_nb
 from .deals import deal_for_play_nb, play_deal_nb, play_game_nb
 from .search import out_candidates_nb, out_open_nb, play_table_turns_nb
@@ -47,50 +48,42 @@ def run_task_nb(task, rules, seed, first, dealer, pol, params, scores_before, S,
     cum = np.zeros(MAX_SIDES, np.int64)
     record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
     r = record[0]
+    table = Table(pol, params, opts, plan)
     if task == TASK_DEALS:
-        return deals_task_nb(r, S, buf, seed, first, pol, params, scores_before, rows, flag,
-                             opts, plan), 0
+        return deals_task_nb(r, S, buf, seed, first, table, scores_before, rows, flag), 0
     if task == TASK_TRACE:
-        return trace_task_nb(r, S, buf, seed, first, dealer, pol, params, scores_before,
-                             rows[0], flag, opts, plan), 0
+        return trace_task_nb(r, S, buf, seed, first, dealer, table, scores_before, rows[0], flag), 0
     if task == TASK_GAMES:
-        return games_task_nb(r, S, buf, seed, first, pol, params, games_out, rows, extras,
-                             flag, opts, plan, cum)
+        return games_task_nb(r, S, buf, seed, first, table, games_out, rows, extras, flag, cum)
     if task == TASK_UNTIL:
-        return until_task_nb(r, S, buf, seed, first, pol, params, scores_before, turns, opts,
-                             plan), 0
+        return until_task_nb(r, S, buf, seed, first, table, scores_before, turns), 0
     if task == TASK_TURN:
-        return turn_task_nb(r, S, buf, seat, pol, params, opts, plan), 0
-    return out_choice_task_nb(r, S, buf, seat, pol, params, turns, cands, opts, plan), 0
+        return turn_task_nb(r, S, buf, seat, table), 0
+    return out_choice_task_nb(r, S, buf, seat, table, turns, cands), 0
 
 
 @level
-def deals_task_nb(rules, S, buf, seed, first, pol, params, scores_before, rows, check, opts,
-                  plan):
+def deals_task_nb(rules, S, buf, seed, first, table, scores_before, rows, check):
     """TASK_DEALS; returns the number of deals played."""
     S.st[ST_CHECK_ON] = check
     for i in range(rows.shape[0]):
-        play_deal_nb(rules, S, buf, seed, first + i, -1, pol, params, scores_before, opts,
-                     plan, rows[i])
-        if user_failed_nb(pol, first + i):
+        play_deal_nb(rules, S, buf, seed, first + i, -1, table, scores_before, rows[i])
+        if user_failed_nb(table.pol, first + i):
             return i + 1                      # the Python face raises (kernels/players/user.py)
     return rows.shape[0]
 
 
 @level
-def trace_task_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, row,
-                  decisions, opts, plan):
+def trace_task_nb(rules, S, buf, seed, deal, dealer, table, scores_before, row, decisions):
     """TASK_TRACE; returns the number of ints written to ``buf``."""
     S.st[ST_TRACE_ON] = 1 + decisions
-    play_deal_nb(rules, S, buf, seed, deal, dealer, pol, params, scores_before, opts, plan,
-                 row)
-    user_failed_nb(pol, deal)
+    play_deal_nb(rules, S, buf, seed, deal, dealer, table, scores_before, row)
+    user_failed_nb(table.pol, deal)
     return S.st[ST_TRACE_POS]
 
 
 @level
-def games_task_nb(rules, S, buf, seed, first, pol, params, games_out, rows, extras, check,
-                  opts, plan, cum):
+def games_task_nb(rules, S, buf, seed, first, table, games_out, rows, extras, check, cum):
     """TASK_GAMES: games while ``rows`` and ``extras`` have room for a game of
     MAX_GAME_DEALS deals; returns (games played, deal rows used)."""
     S.st[ST_CHECK_ON] = check
@@ -98,46 +91,46 @@ def games_task_nb(rules, S, buf, seed, first, pol, params, games_out, rows, extr
     for g in range(games_out.shape[0]):
         if rows.shape[0] - used < MAX_GAME_DEALS:
             return g, used
-        used += play_game_nb(rules, S, buf, seed, first + g, pol, params, opts, plan, cum,
+        used += play_game_nb(rules, S, buf, seed, first + g, table, cum,
                              games_out[g], rows[used:], extras[used:])
-        if user_failed_nb(pol, -1):
+        if user_failed_nb(table.pol, -1):
             return g + 1, used
     return games_out.shape[0], used
 
 
 @level
-def until_task_nb(rules, S, buf, seed, deal, pol, params, scores_before, turns, opts, plan):
+def until_task_nb(rules, S, buf, seed, deal, table, scores_before, turns):
     """TASK_UNTIL; returns the seat whose turn comes next, or -1 if the deal ended."""
     S.st[ST_TRACE_ON] = 0
     seat = deal_for_play_nb(rules, S, buf, seed, deal, -1, scores_before)
-    seat = play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns)
-    return -1 if user_failed_nb(pol, deal) else seat
+    seat = play_table_turns_nb(rules, S, buf, seat, table, turns)
+    return -1 if user_failed_nb(table.pol, deal) else seat
 
 
 @level
-def turn_task_nb(rules, S, buf, seat, pol, params, opts, plan):
+def turn_task_nb(rules, S, buf, seat, table):
     """TASK_TURN; returns the number of ints written, or -1 if ``buf`` was too small."""
     S.st[ST_TRACE_ON] = 2
     S.st[ST_TRACE_POS] = 0
     S.st[ST_TRACE_OVERFLOW] = 0
-    play_table_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(1))
-    user_failed_nb(pol, -1)
+    play_table_turns_nb(rules, S, buf, seat, table, np.int64(1))
+    user_failed_nb(table.pol, -1)
     S.st[ST_TRACE_ON] = 0
     return -1 if S.st[ST_TRACE_OVERFLOW] == 1 else S.st[ST_TRACE_POS]
 
 
 @level
-def out_choice_task_nb(rules, S, buf, seat, pol, params, choice, cands, opts, plan):
+def out_choice_task_nb(rules, S, buf, seat, table, choice, cands):
     """TASK_OUT_CHOICE; returns the number of choices the search would roll out (0 if the
     seat could not go out), or -1 if the draw ended the deal."""
     S.st[ST_TRACE_ON] = 0
-    if play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(DRAW_ONLY)) < 0:
+    if play_turns_nb(rules, S, buf, seat, table, np.int64(DRAW_ONLY)) < 0:
         return -1
     nc = 0
-    if out_open_nb(rules, S, seat, plan):
-        nc = out_candidates_nb(rules, S, seat, params[seat], cands)
+    if out_open_nb(rules, S, seat, table.plan):
+        nc = out_candidates_nb(rules, S, seat, table.params[seat], cands)
     S.st[ST_TURN_OUT_CHOICE] = choice
-    play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, np.int64(MELD_ONLY))
+    play_turns_nb(rules, S, buf, seat, table, np.int64(MELD_ONLY))
     return nc
 
 

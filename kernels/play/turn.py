@@ -89,7 +89,7 @@ DISCARD = 2
 
 
 @turn_step
-def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
+def draw_phase_nb(rules, S, buf, seat, table):
     """R12/R49: draw or take the pile.  Returns CONTINUE, or DEAL_OVER when the stock is gone
     and the player does not take the pile (or his hand is emptied by the take).  A take whose
     initial meld cannot be completed after all (R35) is not made: the player draws instead."""
@@ -99,10 +99,10 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
     sidev = S.sidev
     stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
     begin_turn_nb(st, sidev, melds, seat, 1)
-    k, d, j = choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone)
+    k, d, j = choose_take_nb(rules, S, buf, seat, table, stock_gone)
     if k >= 0:
         st[ST_TURNS] += 1
-        if take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
+        if take_pile_nb(rules, S, buf, seat, k, d, j, table):
             if hand_size_nb(hands, seat) == 0:
                 return go_out_nb(rules, S, buf, seat)                  # R39 (T27)
             return CONTINUE        # (an unmet minimum: the meld phase must go out, R30)
@@ -116,7 +116,7 @@ def draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 
 
 @one_step
-def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
+def take_pile_nb(rules, S, buf, seat, k, d, j, table):
     """R33-R36: take the pile with k naturals, d deuces and j jokers from the hand beside the
     top card; the player then lays further take melds from the hand where they are offered
     (options.take_plan_open_nb): an unmelded side until its minimum is met (R35), or it stops
@@ -149,8 +149,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
     if st[ST_TURN_NEEDS_MIN] == 1:
         st[ST_TURN_COUNT] = count
     if take_plan_open_nb(rules, st):
-        n_order = plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken,
-                                     order)
+        n_order = plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order)
         if n_order < 0:
             if st[ST_TURN_NEEDS_MIN] == 1:
                 restore_turn_nb(S, seat)                          # a safety net: never hit
@@ -166,7 +165,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, pol, params, opts, plan):
 
 
 @kernel
-def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken, order):
+def plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order):
     """R35: further take melds from the hand, each step chosen by the seat's policy, while
     they are offered (options.take_plan_open_nb) and until it stops.  Records the cards in
     ``taken`` and the new ranks in ``order``; returns the number of take melds, -1 if no
@@ -174,8 +173,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken,
     st = S.st
     n_order = 1
     while take_plan_open_nb(rules, st):
-        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
-                                                   True, False)
+        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, table, True, False)
         if kind < 0:
             return -1
         if kind == OPT_STOP:
@@ -193,7 +191,7 @@ def plan_take_melds_nb(rules, S, buf, seat, pol, params, opts, plan, top, taken,
 
 
 @turn_step
-def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
+def ask_phase_nb(rules, S, buf, seat, table):
     """R42: in a draw turn, before melding, a player able to go out may ask his partner.
     Returns True when it found that no going-out plan is open even after a "yes": then none
     is open without asking either (plans.going_out_open_nb is the only rule of the plan search
@@ -207,43 +205,40 @@ def ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
         return False
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return False                              # R47: no meld, so no going out to ask about
-    if not considers_asking_nb(rules, st, pol, seat):
+    if not considers_asking_nb(rules, st, table.pol, seat):
         return False
-    if not can_go_out_if_yes_nb(rules, st, seatv, hands[seat], melds, seat, plan, ws):
+    if not can_go_out_if_yes_nb(rules, st, seatv, hands[seat], melds, seat, table.plan, ws):
         return True                               # R42: he may ask only if a "yes" lets him out
-    n = add_opt_nb(opts, 0, OPT_ASK, 0, 0, 0, 0)
-    n = add_opt_nb(opts, n, OPT_NO_ASK, 0, 0, 0, 0)
-    if opts[pick_option_nb(rules, S, buf, seat, pol, params, DEC_ASK, opts, n, plan),
-            0] != OPT_ASK:
+    n = add_opt_nb(table.opts, 0, OPT_ASK, 0, 0, 0, 0)
+    n = add_opt_nb(table.opts, n, OPT_NO_ASK, 0, 0, 0, 0)
+    if table.opts[pick_option_nb(rules, S, buf, seat, table, DEC_ASK, n), 0] != OPT_ASK:
         return False
     partner = partner_of_nb(st, seat)
-    n = add_opt_nb(opts, 0, OPT_YES, 0, 0, 0, 0)
-    n = add_opt_nb(opts, n, OPT_NO, 0, 0, 0, 0)
-    yes = opts[pick_option_nb(rules, S, buf, partner, pol, params, DEC_ANSWER, opts, n, plan),
-               0] == OPT_YES
+    n = add_opt_nb(table.opts, 0, OPT_YES, 0, 0, 0, 0)
+    n = add_opt_nb(table.opts, n, OPT_NO, 0, 0, 0, 0)
+    yes = table.opts[pick_option_nb(rules, S, buf, partner, table, DEC_ANSWER, n), 0] == OPT_YES
     st[ST_TURN_ASK] = 1 if yes else 0
     ev_simple_nb(st, buf, EV_ASK, seat, 1 if yes else 0, 0)
     return False
 
 
 @turn_step
-def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
+def meld_phase_nb(rules, S, buf, seat, table):
     """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
     Every offered step keeps a legal end of the turn reachable (options.step_legal_nb), so an
     initial meld, once started, can always be completed."""
     hands = S.hands
     st = S.st
-    no_plans = ask_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
+    no_plans = ask_phase_nb(rules, S, buf, seat, table)
     while True:                                       # after a "yes" only going out ends it
-        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan,
-                                                   False, no_plans)
+        kind, r, nat, de, jo = choose_meld_step_nb(rules, S, buf, seat, table, False, no_plans)
         if kind < 0:                # a safety net: exact reachability rules dead ends out,
             st[ST_CHECK_FAILS] += 1   # and the soak tests count this flag
             return CONTINUE
         if kind == OPT_STOP:
             return CONTINUE
         if kind == OPT_GO_OUT:
-            return execute_go_out_nb(rules, S, buf, seat, plan, r)
+            return execute_go_out_nb(rules, S, buf, seat, table.plan, r)
         if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
             st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)          # R28
         lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
@@ -253,38 +248,38 @@ def meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
 
 
 @turn_step
-def discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan):
+def discard_phase_nb(rules, S, buf, seat, table):
     """R17: discard one card; an emptied hand is going out (R39)."""
-    card = choose_discard_nb(rules, S, buf, seat, pol, params, opts, plan)
+    card = choose_discard_nb(rules, S, buf, seat, table)
     return finish_discard_nb(rules, S, buf, seat, card)
 
 
 @turn_step
-def play_turn_nb(rules, S, buf, seat, pol, params, opts, plan):
+def play_turn_nb(rules, S, buf, seat, table):
     """One whole turn of ``seat`` (R11): draw phase, meld phase, discard phase."""
-    return turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, DRAW, DISCARD)
+    return turn_phases_nb(rules, S, buf, seat, table, DRAW, DISCARD)
 
 
 @turn_step
-def turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, first, last):
+def turn_phases_nb(rules, S, buf, seat, table, first, last):
     """Phases ``first`` to ``last`` of ``seat``'s turn (R11): DRAW (with the first-turn step),
     MELD, DISCARD.  Returns DEAL_OVER, or CONTINUE (also when it stops before the discard
     for a caller that goes on with the turn)."""
     if first == DRAW:
         first_turn_nb(rules, S, buf, seat)
-        if draw_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+        if draw_phase_nb(rules, S, buf, seat, table) == DEAL_OVER:
             return DEAL_OVER
         if last == DRAW:
             return CONTINUE
-    if melding_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+    if melding_nb(rules, S, buf, seat, table) == DEAL_OVER:
         return DEAL_OVER
     if last == MELD:
         return CONTINUE
-    return discard_phase_nb(rules, S, buf, seat, pol, params, opts, plan)
+    return discard_phase_nb(rules, S, buf, seat, table)
 
 
 @turn_step
-def melding_nb(rules, S, buf, seat, pol, params, opts, plan):
+def melding_nb(rules, S, buf, seat, table):
     """Between the draw and the discard: the meld phase, unless a red three drawn as the last
     stock card ends the deal (R47).  Returns DEAL_OVER or CONTINUE."""
     melds = S.melds
@@ -294,7 +289,7 @@ def melding_nb(rules, S, buf, seat, pol, params, opts, plan):
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         end_turn_nb(rules, st, seatv, sidev, melds, seat)
         return stock_ends_deal_nb(rules, S, seat)                      # R47
-    if meld_phase_nb(rules, S, buf, seat, pol, params, opts, plan) == DEAL_OVER:
+    if meld_phase_nb(rules, S, buf, seat, table) == DEAL_OVER:
         return DEAL_OVER
     if st[ST_TURN_LAST_RED3] == 1:
         end_turn_nb(rules, st, seatv, sidev, melds, seat)
@@ -303,7 +298,7 @@ def melding_nb(rules, S, buf, seat, pol, params, opts, plan):
 
 
 @kernel
-def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
+def play_turns_nb(rules, S, buf, seat, table, turns):
     """Play up to ``turns`` turns clockwise from ``seat`` (fewer if the deal ends); returns
     the seat whose turn comes next, or -1 once the deal is over.  For the search player
     (kernels/play/search.py) ``turns`` may name a part of ``seat``'s turn: DRAW_ONLY or MELD_ONLY
@@ -318,8 +313,7 @@ def play_turns_nb(rules, S, buf, seat, pol, params, opts, plan, turns):
     last = first if part else DISCARD
     count = 1 if part else (MAX_TURNS if turns == FROM_MELD else turns)
     for _ in range(count):
-        over = turn_phases_nb(rules, S, buf, seat, pol, params, opts, plan, first,
-                              last) == DEAL_OVER
+        over = turn_phases_nb(rules, S, buf, seat, table, first, last) == DEAL_OVER
         if part:
             return -1 if over else seat
         first = DRAW

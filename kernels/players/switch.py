@@ -17,6 +17,10 @@ kernels/players/ids.py, the registry entry in canasta_sim/policies.py and a bran
 :func:`pick_option_nb`; a fast path adds one branch in the decision it speeds up.
 """
 
+from typing import NamedTuple
+
+import numpy as np
+
 from ..game.cards import MELD_KINDS
 from ..game.layout import (
     EV_DECISION,
@@ -60,66 +64,71 @@ from .random import random_discard_nb, random_pick_nb
 from .user import user_decide_nb
 
 
+class Table(NamedTuple):
+    """Who sits at the table and what a decision writes into, as the loops hand them to
+    every decision: the seats' policy table (``pol``: ids, and a user policy's record,
+    kernels/players/user.py), their parameters (``params``, float64[seats, NPARAMS]), the
+    option list (``opts``, int64[MAX_OPTS, 5]) and the going-out plans (``plan``).  Numba
+    passes it exactly as the four arrays, so the name costs nothing."""
+    pol: np.ndarray
+    params: np.ndarray
+    opts: np.ndarray
+    plan: np.ndarray
+
+
 @turn_step
-def choose_take_nb(rules, S, buf, seat, pol, params, opts, plan, stock_gone):
-    """The seat's policy decides between the stock (or, once it is gone, declining) and the
+def choose_take_nb(rules, S, buf, seat, table, stock_gone):
+    """The seat's player decides between the stock (or, once it is gone, declining) and the
     legal pile takes.  Returns the take as (naturals, deuces, jokers), or (-1, 0, 0)."""
-    hands = S.hands
-    melds = S.melds
-    pile = S.pile
-    st = S.st
-    seatv = S.seatv
-    sidev = S.sidev
-    ws = S.ws
-    if (pol[seat] == POLICY_GREEDY or is_club_nb(pol[seat])) and \
+    hands, melds, pile, st, ws = S.hands, S.melds, S.pile, S.st, S.ws
+    policy = table.pol[seat]
+    if (policy == POLICY_GREEDY or is_club_nb(policy)) and \
             not pile_top_takeable_nb(st, hands, melds, pile, seat):
         return -1, 0, 0                       # (what greedy_take_nb answers, without a call)
-    if pol[seat] == POLICY_GREEDY:
-        return greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, plan, ws)
-    if is_club_nb(pol[seat]):
-        return club_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat,
-                            params[seat], plan, ws,
+    if policy == POLICY_GREEDY:
+        return greedy_take_nb(rules, st, S.seatv, S.sidev, hands[seat], melds, pile, seat,
+                              table.plan, ws)
+    if is_club_nb(policy):
+        return club_take_nb(rules, st, S.seatv, S.sidev, hands[seat], melds, pile, seat,
+                            table.params[seat], table.plan, ws,
                             stock_gone and forced_take_due_nb(rules, S, seat))
+    opts = table.opts
     n = 0
     if not stock_gone:
         n = add_opt_nb(opts, n, OPT_DRAW, 0, 0, 0, 0)
     elif not forced_take_due_nb(rules, S, seat):
         n = add_opt_nb(opts, n, OPT_DECLINE, 0, 0, 0, 0)            # R49: may decline
-    n = take_options_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat, opts, n, plan,
-                        ws)
+    n = take_options_nb(rules, st, S.seatv, S.sidev, hands[seat], melds, pile, seat, opts, n,
+                        table.plan, ws)
     if n == 0:
         return -1, 0, 0
-    i = pick_option_nb(rules, S, buf, seat, pol, params, DEC_DRAW, opts, n, plan)
+    i = pick_option_nb(rules, S, buf, seat, table, DEC_DRAW, n)
     if opts[i, 0] != OPT_TAKE:
         return -1, 0, 0
     return opts[i, 1], opts[i, 2], opts[i, 3]
 
 
 @turn_step
-def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning, no_plans):
-    """The seat's policy picks its next meld step: (kind, rank, naturals, deuces, jokers),
+def choose_meld_step_nb(rules, S, buf, seat, table, planning, no_plans):
+    """The seat's player picks its next meld step: (kind, rank, naturals, deuces, jokers),
     kind -1 when no step is legal.  ``greedy`` and the club players walk the legal steps in
     their order of preference; ``random`` picks from the full list of
     :func:`meld_options_nb`."""
-    hands = S.hands
-    melds = S.melds
-    pile = S.pile
-    st = S.st
-    seatv = S.seatv
-    sidev = S.sidev
-    ws = S.ws
-    if pol[seat] == POLICY_GREEDY:
+    hands, melds, pile, st, seatv, ws = S.hands, S.melds, S.pile, S.st, S.seatv, S.ws
+    policy = table.pol[seat]
+    if policy == POLICY_GREEDY:
         return greedy_meld_step_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning,
-                                   plan, ws)
-    if is_club_nb(pol[seat]):
-        return club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol[seat],
-                                 params[seat], planning, plan)
+                                   table.plan, ws)
+    if is_club_nb(policy):
+        return club_meld_step_nb(rules, hands, melds, pile, st, seatv, S.sidev, ws, seat, policy,
+                                 table.params[seat], planning, table.plan)
+    opts = table.opts
     n = meld_options_nb(rules, st, seatv, hands[seat], melds, pile, seat, planning, no_plans,
-                        opts, plan, ws)
+                        opts, table.plan, ws)
     if n == 0:
         return -1, 0, 0, 0, 0
     decision = DEC_TAKE_PLAN if planning else DEC_MELD
-    i = pick_option_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan)
+    i = pick_option_nb(rules, S, buf, seat, table, decision, n)
     kind = opts[i, 0]
     if kind == OPT_GO_OUT or kind == OPT_STOP:
         return kind, opts[i, 1], 0, 0, 0
@@ -128,38 +137,36 @@ def choose_meld_step_nb(rules, S, buf, seat, pol, params, opts, plan, planning, 
 
 
 @turn_step
-def pick_option_nb(rules, S, buf, seat, pol, params, decision, opts, n, plan):
-    """Index of the option ``seat``'s player picks among ``opts[:n]`` (n >= 1): the club
-    players (kernels/players/club.py), a user's policy (kernels/players/user.py), ``random``
-    (kernels/players/random.py) or ``greedy`` (kernels/players/greedy.py).  With decision
-    logging on (``ST_TRACE_ON`` = 2) the list and the answer go into the trace buffer."""
-    hands = S.hands
-    melds = S.melds
-    pile = S.pile
-    st = S.st
-    seatv = S.seatv
-    sidev = S.sidev
-    rng = S.rng
-    ws = S.ws
-    if is_club_nb(pol[seat]) and decision == DEC_DISCARD:
+def pick_option_nb(rules, S, buf, seat, table, decision, n):
+    """Index of the option ``seat``'s player picks among ``table.opts[:n]`` (n >= 1): the
+    club players (kernels/players/club.py), a user's policy (kernels/players/user.py),
+    ``random`` (kernels/players/random.py) or ``greedy`` (kernels/players/greedy.py).  With
+    decision logging on (``ST_TRACE_ON`` = 2) the list and the answer go into the trace
+    buffer."""
+    hands, melds, pile, st, seatv, sidev, rng, ws = \
+        S.hands, S.melds, S.pile, S.st, S.seatv, S.sidev, S.rng, S.ws
+    policy = table.pol[seat]
+    params = table.params[seat]
+    opts = table.opts
+    if is_club_nb(policy) and decision == DEC_DISCARD:
         i = club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN], seat,
-                            pol[seat], params[seat], opts, n)
-    elif is_club_nb(pol[seat]):
-        i = club_decide_nb(rules, S, seat, pol[seat], params[seat], decision, opts, n)
-    elif pol[seat] == POLICY_USER:
+                            policy, params, opts, n)
+    elif is_club_nb(policy):
+        i = club_decide_nb(rules, S, seat, policy, params, decision, opts, n)
+    elif policy == POLICY_USER:
         i = 0 if n == 1 else user_decide_nb(rules, hands, melds, pile, st, seatv, sidev, rng, ws,
-                                            seat, pol, params[seat], decision, opts, n)
+                                            seat, table.pol, params, decision, opts, n)
     elif n == 1:
         i = 0
-    elif pol[seat] == POLICY_RANDOM:
+    elif policy == POLICY_RANDOM:
         i = random_pick_nb(rng, STREAM_POLICY + seat, n)
-    elif pol[seat] == POLICY_GREEDY:
-        i = greedy_nb(rules, params[seat], decision, opts, n, hands[seat], melds,
-                      side_of_nb(st, seat), ws[WS_SCORES])
+    elif policy == POLICY_GREEDY:
+        i = greedy_nb(rules, params, decision, opts, n, hands[seat], melds, side_of_nb(st, seat),
+                      ws[WS_SCORES])
     else:
         i = 0
     if st[ST_TRACE_ON] == 2:
-        log_decision_nb(st, buf, seat, decision, i, opts, n, plan)
+        log_decision_nb(st, buf, seat, decision, i, opts, n, table.plan)
     return i
 
 
@@ -179,27 +186,21 @@ def log_decision_nb(st, buf, seat, decision, chosen, opts, n, plan):
 
 
 @turn_step
-def choose_discard_nb(rules, S, buf, seat, pol, params, opts, plan):
+def choose_discard_nb(rules, S, buf, seat, table):
     """R17: the card the seat's player discards.  ``greedy``, the club players and ``random``
     answer straight from the hand (the card they would pick from the list), except that a
     logged decision (``ST_TRACE_ON`` = 2) lists the options."""
-    hands = S.hands
-    melds = S.melds
-    pile = S.pile
-    st = S.st
-    seatv = S.seatv
-    sidev = S.sidev
-    rng = S.rng
-    ws = S.ws
-    if pol[seat] == POLICY_GREEDY:
-        return greedy_discard_nb(rules, hands[seat], melds, side_of_nb(st, seat))
-    if is_club_nb(pol[seat]) and st[ST_TRACE_ON] != 2:    # (a logged decision lists them)
-        return club_discard_card_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN],
-                                    seat, pol[seat], params[seat])
-    if pol[seat] == POLICY_RANDOM and st[ST_TRACE_ON] != 2:
-        return random_discard_nb(hands[seat], rng, STREAM_POLICY + seat)
-    n = discard_options_nb(hands[seat], opts)
-    return opts[pick_option_nb(rules, S, buf, seat, pol, params, DEC_DISCARD, opts, n, plan), 1]
+    hands, st = S.hands, S.st
+    policy = table.pol[seat]
+    if policy == POLICY_GREEDY:
+        return greedy_discard_nb(rules, hands[seat], S.melds, side_of_nb(st, seat))
+    if is_club_nb(policy) and st[ST_TRACE_ON] != 2:    # (a logged decision lists them)
+        return club_discard_card_nb(rules, hands, S.melds, S.pile, st, S.seatv, S.sidev,
+                                    S.ws[WS_UNSEEN], seat, policy, table.params[seat])
+    if policy == POLICY_RANDOM and st[ST_TRACE_ON] != 2:
+        return random_discard_nb(hands[seat], S.rng, STREAM_POLICY + seat)
+    n = discard_options_nb(hands[seat], table.opts)
+    return table.opts[pick_option_nb(rules, S, buf, seat, table, DEC_DISCARD, n), 1]
 
 
 @kernel
