@@ -79,7 +79,7 @@ def decode_decisions(buf) -> list:
         if code != layout.EV_DECISION:
             events += 1
             continue
-        options = []
+        listed = []
         i = 0
         while i < len(cards):
             row = cards[i:i + 5]
@@ -88,9 +88,9 @@ def decode_decisions(buf) -> list:
             if row[0] == options.OPT_GO_OUT:
                 plan = cards[i:i + _PLAN_INTS]
                 i += _PLAN_INTS
-            options.append(option_tuple(row, plan))
+            listed.append(option_tuple(row, plan))
         out.append({"events_before": events, "seat": seat, "decision": DECISIONS[a],
-                    "options": options, "chosen": b})
+                    "options": listed, "chosen": b})
     return out
 
 
