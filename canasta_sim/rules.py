@@ -1,4 +1,4 @@
-"""Rule sets: every knob of docs/knobs.md as a frozen dataclass, named presets as data.
+"""Rule sets: every knob of the knob table as a frozen dataclass, named presets as data.
 
 A rule set has a canonical string, the name of its preset optionally followed by
 the knobs that differ from it::
@@ -10,6 +10,11 @@ the knobs that differ from it::
 :func:`parse_rules` reads a preset name, a canonical string or a TOML file and
 gives back a validated :class:`RuleSet`; ``parse_rules(r.canonical()) == r``.
 :meth:`RuleSet.to_kernel` turns it into the NamedTuple of ints the kernels take.
+
+Every knob is one row of ``KNOB_TABLE`` (kernels/game/knobs.py, plain data the kernels read
+too); the RuleSet fields and defaults, ``KNOBS`` (how each value is checked, read from text,
+written and turned into a kernel int), ``KNOB_DOCS``, ``canasta-sim rules show`` and the knob
+table of docs/knobs.md are all made from it.
 """
 from __future__ import annotations
 
@@ -20,71 +25,43 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels.game import rules_nb
+from canasta_sim.kernels.game import knobs, rules_nb
+from canasta_sim.kernels.game.knobs import CLASSIC_MELD_TABLE, KNOB_TABLE, SCORE_LIMIT
 
 MeldTable = tuple  # tuple of (lower bound or None for -inf, minimum) pairs
 
-CLASSIC_MELD_TABLE = ((None, 15), (0, 50), (1500, 90), (3000, 120))
-TEAM_LAYOUTS = ("2x2", "solo", "2x3", "3x2", "cutthroat3")
-SUPPORTED_TEAM_LAYOUTS = ("2x2", "solo", "2x3", "3x2")
 DECKS = ((2, 4), (3, 6))  # (num_packs, num_jokers)
-SCORE_LIMIT = 1_000_000  # bound on every point knob, so scores fit the int32 result columns
 _MAX_MELD_BOUND = 1 << 40
+_ROWS = {row.name: row for row in KNOB_TABLE}
 
 
 # --------------------------------------------------------------------------------------------
 # The rule set
 # --------------------------------------------------------------------------------------------
 
+_ANNOTATIONS = {knobs.BOOL: "bool", knobs.INT: "int", knobs.INT_OR_NONE: "int | None",
+                knobs.ENUM: "str", knobs.MELD_TABLE: "MeldTable"}
+
+
+def _knob_fields(cls):
+    """Give ``cls`` one field per row of the knob table, in table order, its default the row's
+    classic value, then ``preset`` (default classic); ``dataclass`` then makes them fields."""
+    cls.__annotations__ = {row.name: _ANNOTATIONS[row.type] for row in KNOB_TABLE}
+    cls.__annotations__["preset"] = "str"
+    for row in KNOB_TABLE:
+        setattr(cls, row.name, row.default)
+    cls.preset = "classic"
+    return cls
+
+
 @dataclass(frozen=True)
+@_knob_fields
 class RuleSet:
-    """One Canasta variant: every knob of docs/knobs.md (classic defaults) plus its preset name.
+    """One Canasta variant: a field per row of the knob table (classic defaults) plus its preset.
 
     Build one with :func:`parse_rules`, :meth:`from_preset` or the constructor; the
     constructor validates every knob and raises :class:`BadInput` on a bad value.
     """
-
-    num_players: int = 4
-    team_layout: str = "2x2"
-    num_packs: int = 2
-    num_jokers: int = 4
-    hand_size: int = 11
-    draw_count: int = 1
-    canastas_to_go_out: int = 1
-    game_target: int = 5000
-    initial_meld_table: MeldTable = CLASSIC_MELD_TABLE
-    min_naturals_per_meld: int = 2
-    max_wilds_per_meld: int | None = 3
-    wild_ratio_rule: str = "none"
-    upcard_cover_set: str = "wild_any3"
-    upcard_red3_freezes: bool = True
-    black_three_freezes: bool = False
-    unmelded_pile_access: str = "natural_pair_with_min_count"
-    top_card_counts_for_minimum: bool = True
-    unfrozen_take_natural_plus_wild: bool = True
-    unfrozen_take_by_layoff: bool = True
-    one_card_pile_restriction: bool = True
-    red3_bonus_each: int = 100
-    red3_all_four_total: int = 800
-    red3_negative_if_unmelded: bool = True
-    red3_positive_requires: str = "any_meld"
-    natural_canasta_bonus: int = 500
-    mixed_canasta_bonus: int = 300
-    going_out_bonus: int = 100
-    concealed_going_out_bonus: int = 200
-    concealed_canasta_bonus: int = 0
-    concealed_exempt_from_min_count: bool = True
-    concealed_allows_pile_take: bool = True
-    concealed_allows_final_discard: bool = True
-    ask_permission: str = "optional"
-    last_card_red3_may_meld: bool = False
-    empty_stock_forced_take: bool = True
-    black_three_going_out_meld: bool = True
-    black3_card_value: int = 5
-    wild_canasta_bonus: int | None = None
-    tie_policy: str = "extra_deal"
-    red3_replacement_timing: str = "after_deal"
-    preset: str = "classic"
 
     def __post_init__(self):
         """Validate and normalise every knob, then the combinations of knobs."""
@@ -136,7 +113,7 @@ class RuleSet:
     @property
     def num_sides(self) -> int:
         """Number of sides: 2x2 -> 2, solo -> num_players, 2x3 -> 2, 3x2 -> 3."""
-        _check_supported_layout(self.team_layout)
+        _check_supported(_ROWS["team_layout"], self.team_layout)
         if self.team_layout == "solo":
             return self.num_players
         return {"2x2": 2, "2x3": 2, "3x2": 3}[self.team_layout]
@@ -148,23 +125,29 @@ class RuleSet:
 
     # --- kernels -----------------------------------------------------------------------------
     def to_kernel(self) -> rules_nb.RulesNb:
-        """The rule set as the kernels take it: a ``RulesNb`` of plain Python ints."""
-        if self.wild_canasta_bonus is not None:
-            raise BadInput(f"wild_canasta_bonus={self.wild_canasta_bonus} is not supported "
-                           "yet: accepted value is none")
-        values = {"num_sides": self.num_sides}
-        values.update(_meld_table_fields(self.initial_meld_table))
-        for name in rules_nb.RulesNb._fields:
-            if name not in values:
-                values[name] = KNOBS[name].to_int(getattr(self, name))
+        """The rule set as the kernels take it: a ``RulesNb`` of plain Python ints.
+
+        A row's one field named as the knob is made here from the knob's kind; the two rows
+        with fields of their own (``kernel`` in the table) are ``team_layout`` (``num_sides``)
+        and ``initial_meld_table`` (its padded rows).
+        """
+        for row in KNOB_TABLE:
+            _check_supported(row, getattr(self, row.name))
+        values = {"num_sides": self.num_sides, **_meld_table_fields(self.initial_meld_table)}
+        for row in KNOB_TABLE:
+            if row.kernel is None:
+                values[row.name] = KNOBS[row.name].to_int(getattr(self, row.name))
         return rules_nb.RulesNb(**values)
 
 
-def _check_supported_layout(layout):
-    """BadInput for team layouts the engine cannot play yet."""
-    if layout not in SUPPORTED_TEAM_LAYOUTS:
-        raise BadInput(f"team_layout={layout} is not supported yet: accepted values are "
-                       f"{', '.join(SUPPORTED_TEAM_LAYOUTS)}")
+def _check_supported(row, value):
+    """BadInput for a value the engine cannot play yet (not in the row's ``supported``)."""
+    if row.supported is not None and value not in row.supported:
+        kind = KNOBS[row.name]
+        accepted = ", ".join(kind.format(v) for v in row.supported)
+        values = "value is" if len(row.supported) == 1 else "values are"
+        raise BadInput(f"{row.name}={kind.format(value)} is not supported yet: accepted "
+                       f"{values} {accepted}")
 
 
 def _meld_table_fields(table):
@@ -396,168 +379,40 @@ def _parse_int(name, text, accepted):
         raise BadInput(f"{name}={text!r} is not a whole number: accepted: {accepted}") from None
 
 
-_POINTS = IntKnob(-SCORE_LIMIT, SCORE_LIMIT)
-_BONUS = IntKnob(0, SCORE_LIMIT)
+def _kind(row):
+    """How the knob of a table row is checked, read, written and given to the kernels."""
+    if row.type == knobs.BOOL:
+        return BoolKnob()
+    if row.type == knobs.ENUM:
+        return EnumKnob(row.values)
+    if row.type == knobs.INT_OR_NONE:
+        return OptionalIntKnob(row.lo, row.hi)
+    if row.type == knobs.MELD_TABLE:
+        return MeldTableKnob(row.hi)
+    if row.values:
+        return IntKnob(min(row.values), max(row.values), row.values)
+    return IntKnob(row.lo, row.hi)
 
-KNOBS = {
-    "num_players": IntKnob(2, 6, (2, 3, 4, 6)),
-    "team_layout": EnumKnob(TEAM_LAYOUTS),
-    "num_packs": IntKnob(2, 3, (2, 3)),
-    "num_jokers": IntKnob(4, 6, (4, 6)),
-    "hand_size": IntKnob(1, 80),
-    "draw_count": IntKnob(1, 2, (1, 2)),
-    "canastas_to_go_out": IntKnob(1, 2, (1, 2)),
-    "game_target": IntKnob(1, 10 * SCORE_LIMIT),
-    "initial_meld_table": MeldTableKnob(),
-    "min_naturals_per_meld": IntKnob(1, 7),
-    "max_wilds_per_meld": OptionalIntKnob(0, 18),
-    "wild_ratio_rule": EnumKnob(rules_nb.WILD_RATIO_NAMES),
-    "upcard_cover_set": EnumKnob(rules_nb.COVER_SET_NAMES),
-    "upcard_red3_freezes": BoolKnob(),
-    "black_three_freezes": BoolKnob(),
-    "unmelded_pile_access": EnumKnob(rules_nb.UNMELDED_ACCESS_NAMES),
-    "top_card_counts_for_minimum": BoolKnob(),
-    "unfrozen_take_natural_plus_wild": BoolKnob(),
-    "unfrozen_take_by_layoff": BoolKnob(),
-    "one_card_pile_restriction": BoolKnob(),
-    "red3_bonus_each": _POINTS,
-    "red3_all_four_total": _POINTS,
-    "red3_negative_if_unmelded": BoolKnob(),
-    "red3_positive_requires": EnumKnob(rules_nb.RED3_REQUIRES_NAMES),
-    "natural_canasta_bonus": _POINTS,
-    "mixed_canasta_bonus": _POINTS,
-    "going_out_bonus": _POINTS,
-    "concealed_going_out_bonus": _POINTS,
-    "concealed_canasta_bonus": _POINTS,
-    "concealed_exempt_from_min_count": BoolKnob(),
-    "concealed_allows_pile_take": BoolKnob(),
-    "concealed_allows_final_discard": BoolKnob(),
-    "ask_permission": EnumKnob(rules_nb.ASK_NAMES),
-    "last_card_red3_may_meld": BoolKnob(),
-    "empty_stock_forced_take": BoolKnob(),
-    "black_three_going_out_meld": BoolKnob(),
-    "black3_card_value": _POINTS,
-    "wild_canasta_bonus": OptionalIntKnob(0, SCORE_LIMIT),
-    "tie_policy": EnumKnob(rules_nb.TIE_NAMES),
-    "red3_replacement_timing": EnumKnob(rules_nb.RED3_TIMING_NAMES),
-}
+
+KNOBS = {row.name: _kind(row) for row in KNOB_TABLE}
+"""Knob name -> its kind (IntKnob, OptionalIntKnob, BoolKnob, EnumKnob, MeldTableKnob)."""
 
 
 class KnobDoc(NamedTuple):
-    """What a knob means (one line) and which rule books use which of its values: the one
-    source of ``canasta-sim rules show`` and of the table in docs/knobs.md."""
+    """What a knob means (one line, ending with its rule IDs) and which rule books use which of
+    its values: what ``canasta-sim rules show`` and the table in docs/knobs.md print."""
 
     meaning: str
     sources: str
 
 
+def _meaning(row):
+    """The row's meaning followed by its rule IDs, ``... (R8, R32)``."""
+    return f"{row.meaning} ({', '.join(row.rule_ids)})" if row.rule_ids else row.meaning
+
+
 # Source tags: docs/rules.md, "Sources".
-KNOB_DOCS = {
-    "num_players": KnobDoc("number of players at the table",
-                           "4 in every classic source; 2 and 3 in two- and three-hand games "
-                           "(BIC, WIKI, RG); 6 (RG)"),
-    "team_layout": KnobDoc("how the players form sides: 2x2 partnerships, solo players, two "
-                           "sides of three (2x3) or three sides of two (3x2)",
-                           "2x2 classic; solo for 2 and 3 players; 2x3 and 3x2 for six (RG); "
-                           "cutthroat3 (RG) is not supported"),
-    "num_packs": KnobDoc("52-card packs in the deck", "2 classic; 3 for six players (RG)"),
-    "num_jokers": KnobDoc("jokers in the deck", "4 classic; 6 for six players (RG)"),
-    "hand_size": KnobDoc("cards dealt to each player (R6)",
-                         "11 classic; 15 for two players (BIC, WIKI, PAG); 13 for three (RG, "
-                         "WIKI) and six (RG)"),
-    "draw_count": KnobDoc("cards drawn from the stock in a draw (R12); one is discarded",
-                          "1 classic; 2 for two players (BIC, WIKI)"),
-    "canastas_to_go_out": KnobDoc("canastas a side needs before one of its players may go "
-                                  "out (R40)", "1 classic; 2 for two players (BIC) and six (RG)"),
-    "game_target": KnobDoc("cumulative score that ends the game after a deal (R59)",
-                           "5000 classic; 10000 for six in two sides, 7500 in three sides (RG)"),
-    "initial_meld_table": KnobDoc("minimum count of a side's first meld by its cumulative "
-                                  "score: rows lower-bound:minimum (R27)",
-                                  "-inf:15;0:50;1500:90;3000:120 in every classic source; six "
-                                  "players to 10000 add 7500:150 (RG)"),
-    "min_naturals_per_meld": KnobDoc("natural cards every meld must hold (R18)",
-                                     "2 in every source"),
-    "max_wilds_per_meld": KnobDoc("most wild cards in one meld, or none for no limit (R18)",
-                                  "3 (FREY49, PAG, BIC, sources A and B)"),
-    "wild_ratio_rule": KnobDoc("extra limit on wild cards against naturals in a meld: none, le "
-                               "(wilds <= naturals), lt (fewer wilds than naturals), half "
-                               "(naturals >= 2 x wilds) (R18)",
-                               "none (FREY49, PAG); le source B; lt PEN; half source A's "
-                               "literal wording"),
-    "upcard_cover_set": KnobDoc("upcards covered by the next stock card: wild_any3 (wild cards "
-                                "and any three) or wild_red3 (wild cards and red threes) (R7)",
-                                "wild_any3 (sources A and B, BIC); wild_red3 (PAG, WIKI)"),
-    "upcard_red3_freezes": KnobDoc("a red three turned as an upcard freezes the pile (R8, R32)",
-                                   "true (PAG, source A); false (source B)"),
-    "black_three_freezes": KnobDoc("a black three on the pile freezes it like a wild card (R32)",
-                                   "false (PAG, SE); true (source A, BIC)"),
-    "unmelded_pile_access": KnobDoc("how a side that has not melded may take the pile: with a "
-                                    "natural pair and the minimum count, or not at all (R35)",
-                                    "natural_pair_with_min_count (PAG, BIC); forbidden (source "
-                                    "A's first statement)"),
-    "top_card_counts_for_minimum": KnobDoc("the top card of a taken pile counts towards the "
-                                           "initial-meld minimum (R28)",
-                                           "true (PAG, source A); false in Modern American"),
-    "unfrozen_take_natural_plus_wild": KnobDoc("an open pile may be taken with one natural "
-                                               "card and one wild card (R34)",
-                                               "true (source A, PAG, BIC); some house rules "
-                                               "say false"),
-    "unfrozen_take_by_layoff": KnobDoc("an open pile may be taken by adding its top card to a "
-                                       "meld the side has (R34)",
-                                       "true (source A, PAG, BIC)"),
-    "one_card_pile_restriction": KnobDoc("a player holding one card may not take a pile of one "
-                                         "card (R37)", "true (source A, BRIT, BIC)"),
-    "red3_bonus_each": KnobDoc("points per red three (R52)", "100 in every source"),
-    "red3_all_four_total": KnobDoc("points for all four red threes of a two-pack deck (R52)",
-                                   "800 in every source"),
-    "red3_negative_if_unmelded": KnobDoc("a side that never melded scores its red threes "
-                                         "minus (R57)", "true (PAG, BRIT, source A)"),
-    "red3_positive_requires": KnobDoc("what a side needs for its red threes to count plus: "
-                                      "any_meld or a canasta (R52, R57)",
-                                      "any_meld classic; canasta in the Viennese style (cited "
-                                      "by PAG)"),
-    "natural_canasta_bonus": KnobDoc("points per natural canasta (R51)", "500 in every source"),
-    "mixed_canasta_bonus": KnobDoc("points per mixed canasta (R51)", "300 in every source"),
-    "going_out_bonus": KnobDoc("points for going out (R53)", "100 (PAG, BRIT, source A)"),
-    "concealed_going_out_bonus": KnobDoc("points for going out concealed, instead of the "
-                                         "going-out bonus (R53)",
-                                         "200 (PAG, BRIT, source A)"),
-    "concealed_canasta_bonus": KnobDoc("extra points per canasta made and completed in one "
-                                       "turn from the hand", "0 classic; 100 source B"),
-    "concealed_exempt_from_min_count": KnobDoc("a player going out concealed need not reach "
-                                               "the initial-meld minimum (R30)",
-                                               "true (PAG, SE); false (source A)"),
-    "concealed_allows_pile_take": KnobDoc("a concealed going-out may begin with a pile take "
-                                          "(R44)", "true (PAG; source B's concealed canasta "
-                                          "may use the top card)"),
-    "concealed_allows_final_discard": KnobDoc("a concealed going-out may end with a discard "
-                                              "(R44)", "true (BRIT: with or without a "
-                                              "discard)"),
-    "ask_permission": KnobDoc("asking the partner before going out: optional, never or "
-                              "required (R42)", "optional (BRIT, BIC, PAG)"),
-    "last_card_red3_may_meld": KnobDoc("a player whose last stock card is a red three may "
-                                       "still meld (never discard) (R47)",
-                                       "false (PAG, SE, BIC); true (BRIT)"),
-    "empty_stock_forced_take": KnobDoc("once the stock is gone a player must take an open pile "
-                                       "whose top card fits a meld of his side (R49)",
-                                       "true (PAG, BIC, BRIT)"),
-    "black_three_going_out_meld": KnobDoc("a player going out may meld three or four black "
-                                          "threes (R25)", "true (BRIT, sources A and B)"),
-    "black3_card_value": KnobDoc("card value of a black three (R4, R54, R55)",
-                                 "5 classic; some house games charge 100 for one left in hand"),
-    "wild_canasta_bonus": KnobDoc("bonus for a canasta of wild cards; none means no such "
-                                  "canasta (R18); other values are not supported",
-                                  "none classic; 2000 and more in South American and Modern "
-                                  "American variants"),
-    "tie_policy": KnobDoc("an exact tie at or above the target: play another deal or call a "
-                          "draw (R60)", "extra_deal (the engine's reading: the sources are "
-                          "silent); draw"),
-    "red3_replacement_timing": KnobDoc("when dealt red threes are laid and replaced: right "
-                                       "after the deal or in each player's first turn (R9)",
-                                       "after_deal classic; first_turn changes only when the "
-                                       "cards are seen, never the odds"),
-}
-assert set(KNOB_DOCS) == set(KNOBS)
+KNOB_DOCS = {row.name: KnobDoc(_meaning(row), row.sources) for row in KNOB_TABLE}
 
 
 def knob_values(knob) -> str:

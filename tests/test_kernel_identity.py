@@ -371,17 +371,17 @@ def test_shuffle_draws_one_rand_below_per_card_from_the_deck_stream():
     """deal.shuffle_nb (the stream's state stepped in a local) is the Fisher-Yates shuffle
     that draws rng.rand_below_nb(deck stream, i + 1) for i = n-1 .. 1, and leaves the stream
     where those draws leave it."""
-    from canasta_sim.kernels.game import deal as dealing
+    from canasta_sim.kernels.game import deal
 
-    for deal in range(40):
+    for index in range(40):
         streams = np.zeros(rng.NSTREAMS, np.uint64)
-        rng.seed_streams_nb(streams, 20261129 + deal % 3, deal)
-        n = 108 if deal % 2 else 162
+        rng.seed_streams_nb(streams, 20261129 + index % 3, index)
+        n = 108 if index % 2 else 162
         deck = np.arange(n, dtype=np.int64)
         expected, reference = deck.copy(), streams.copy()
         for i in range(n - 1, 0, -1):
             j = rng.rand_below_nb(reference, rng.STREAM_DECK, i + 1)
             expected[i], expected[j] = expected[j], expected[i]
-        dealing.shuffle_nb(deck, n, streams)
-        assert (deck == expected).all(), deal
-        assert (streams == reference).all(), deal
+        deal.shuffle_nb(deck, n, streams)
+        assert (deck == expected).all(), index
+        assert (streams == reference).all(), index
