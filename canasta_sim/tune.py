@@ -51,10 +51,10 @@ from typing import Callable, NamedTuple, Optional, Sequence
 import numpy as np
 
 from canasta_sim.errors import BadInput
+from canasta_sim.numbers import format_number
 from canasta_sim.policies import (
     PARAMS,
     REGISTRY,
-    format_number,
     parse_one,
     policy_text,
     split_top_level,

@@ -436,7 +436,7 @@ def expand_sweeps(base: Arm, texts) -> list:
 def _swept_arm(base: Arm, axes, combo) -> Arm:
     """The arm of one combination of swept values."""
     from canasta_sim import sweep as policy_sweep
-    from canasta_sim.policies import format_number
+    from canasta_sim.numbers import format_number
 
     rules, policies = base.rules, base.policies_text()
     swept, suffix = [], []
