@@ -236,10 +236,10 @@ def write_csv(matches: list, path, seed: int, rules: str) -> None:
     from importlib.metadata import version
 
     from canasta_sim import __version__
-    from canasta_sim._cache import kernels_dir, kernels_hash
+    from canasta_sim._cache import current_kernels_hash
     from canasta_sim.results import write_text
 
-    made = [seed, rules, __version__, kernels_hash(kernels_dir()), version("numba")]
+    made = [seed, rules, __version__, current_kernels_hash(), version("numba")]
     text = io.StringIO()
     writer = csv.writer(text)
     writer.writerow(["a", "b", "games", "a_wins", "b_wins", "draws", "cut", "a_win_rate",

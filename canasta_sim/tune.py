@@ -893,9 +893,9 @@ def versions(method: str) -> dict:
     from importlib.metadata import version
 
     from canasta_sim import __version__
-    from canasta_sim._cache import kernels_dir, kernels_hash
+    from canasta_sim._cache import current_kernels_hash
 
-    made = {"canasta_sim_version": __version__, "kernels_hash": kernels_hash(kernels_dir()),
+    made = {"canasta_sim_version": __version__, "kernels_hash": current_kernels_hash(),
             "numba_version": version("numba"), "numpy_version": np.__version__,
             "python_version": platform.python_version(),
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(

@@ -22,10 +22,11 @@ import sys
 import time
 from typing import NamedTuple, Optional
 
+from canasta_sim._cache import current_kernels_hash
 from canasta_sim.errors import BadInput
 from canasta_sim.study import store
 from canasta_sim.study.spec import Spec, load_spec
-from canasta_sim.study.store import ShardKey, StudyDir
+from canasta_sim.study.store import ShardKey, StudyDir, all_shards, scan, versions
 
 EXECUTORS = ("threads", "dask")
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
@@ -170,24 +171,6 @@ def dask_task(spec_toml: str, arm: str, first: int, count: int, root: str,
 # Planning: what is done, what is missing
 # --------------------------------------------------------------------------------------------
 
-def all_shards(spec: Spec) -> list:
-    """Every shard of the study, range after range, every arm within a range."""
-    return [ShardKey(arm.name, first, count) for first, count in spec.ranges()
-            for arm in spec.arms]
-
-
-def scan(folder: StudyDir, spec: Spec, kernels_hash=None) -> dict:
-    """{ShardKey: record} of the shards whose files are whole and of this spec; BadInput if
-    one was played by other kernels than ``kernels_hash`` (when given)."""
-    rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
-    done = {}
-    for key in all_shards(spec):
-        record = store.shard_is_done(folder, spec, key, rotations[key.arm], kernels_hash)
-        if record is not None:
-            done[key] = record
-    return done
-
-
 def parse_slice(text) -> Optional[tuple]:
     """``i/n`` (1 <= i <= n) -> (i, n); None for None."""
     import re
@@ -209,30 +192,6 @@ def in_slice(index: int, part: Optional[tuple]) -> bool:
 # --------------------------------------------------------------------------------------------
 # Running
 # --------------------------------------------------------------------------------------------
-
-def versions() -> dict:
-    """Versions of canasta-sim, Python and the libraries a study uses (those installed)."""
-    import platform
-    from importlib.metadata import PackageNotFoundError, version
-
-    from canasta_sim import __version__
-
-    found = {"canasta_sim": __version__, "python": platform.python_version()}
-    for name in ("numba", "numpy", "pyarrow", "pandas", "scipy", "matplotlib", "duckdb",
-                 "dask", "distributed"):
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            pass
-    return found
-
-
-def current_kernels_hash() -> str:
-    """The hash of the installed kernel sources (the numba cache key)."""
-    from canasta_sim._cache import kernels_dir, kernels_hash
-
-    return kernels_hash(kernels_dir())
-
 
 class Progress:
     """A tqdm bar over every deal (game) of every arm and rotation; off when not wanted."""

@@ -19,6 +19,7 @@ from collections import Counter
 
 import numpy as np
 
+from canasta_sim._cache import current_kernels_hash
 from canasta_sim.errors import BadInput
 from canasta_sim.study import metrics as M
 from canasta_sim.study import store
@@ -59,10 +60,8 @@ class RangeReader:
     def complete_ranges(self, done=None) -> list:
         """(first, count) of the ranges whose shards are done for every arm, in order,
         up to the first incomplete range."""
-        from canasta_sim.study.execute import current_kernels_hash, scan
-
         if done is None:        # shards of other kernels may differ in columns: refused
-            done = scan(self.study.folder, self.spec, current_kernels_hash())
+            done = store.scan(self.study.folder, self.spec, current_kernels_hash())
         names = [a.name for a in self.spec.arms]
         complete = []
         for first, count in self.spec.ranges():
@@ -276,8 +275,6 @@ def build_summary(study, command=None) -> dict:
 
 def _study_block(study, command, units_played, sprt_state) -> dict:
     """The ``study`` object: how the study was made."""
-    from canasta_sim.study.execute import current_kernels_hash, versions
-
     spec = study.spec
     root = study.folder.root
     manifest = study.manifest or {}
@@ -287,7 +284,7 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
             "shard_size": spec.shard_size,
             "spec_hash": spec.spec_hash(),
             "kernels_hash": manifest.get("kernels_hash") or current_kernels_hash(),
-            "versions": manifest.get("versions") or versions(),
+            "versions": manifest.get("versions") or store.versions(),
             "created": manifest.get("created") or store.now(),
             "command": command or _reproduce_command(root),
             "units_planned": spec.units, "units_played": units_played,
