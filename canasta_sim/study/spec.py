@@ -589,7 +589,7 @@ def _check_sprt_metric(metric, design, games, num_arms, num_sides):
             raise BadInput(f"--sprt with a duplicate design needs exactly one arm (one match), "
                            f"the study has {num_arms}: accepted: one [[arms]] table")
     else:
-        from canasta_sim.study.metrics import metric_names
+        from canasta_sim.study.catalogue import metric_names
 
         allowed = metric_names(games, num_sides)
         if num_arms != 2:

@@ -21,8 +21,8 @@ import numpy as np
 
 from canasta_sim._cache import current_kernels_hash
 from canasta_sim.errors import BadInput
+from canasta_sim.study import catalogue, store
 from canasta_sim.study import metrics as M
-from canasta_sim.study import store
 
 SCHEMA = "canasta-sim.study-summary/1"
 SKIP_COLUMNS = ("rules", "seed") + tuple(f"policy_{k}" for k in range(6))
@@ -290,8 +290,8 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
             "units_planned": spec.units, "units_played": units_played,
             "stopped_early": bool(sprt_state and sprt_state.get("decision") in ("H0", "H1")
                                   and units_played < spec.units),
-            "key_metrics": [m for m in M.KEY_METRICS
-                            if m in M.metric_names(spec.games)]}
+            "key_metrics": [m for m in catalogue.KEY_METRICS
+                            if m in catalogue.metric_names(spec.games)]}
 
 
 def _reproduce_command(root) -> str:
@@ -313,7 +313,7 @@ def _arm_block(arm, acc) -> dict:
 def _metric_order(spec, accs) -> list:
     """The metrics present for the baseline, in the documented order."""
     base = accs[spec.baseline].sums
-    return [m for m in M.metric_names(spec.games) if m in base]
+    return [m for m in catalogue.metric_names(spec.games) if m in base]
 
 
 def _means(spec, accs) -> list:
@@ -362,7 +362,7 @@ def _effects(spec, accs, stats, notes) -> list:
 
 def _ratio_makes_sense(metric, sums) -> bool:
     """A relative effect (ratio - 1) for key metrics whose baseline mean is clearly not 0."""
-    if metric not in M.KEY_METRICS or metric in ("score_diff", "first_player_advantage"):
+    if metric not in catalogue.KEY_METRICS or metric in ("score_diff", "first_player_advantage"):
         return False
     base = sums.mean_b()
     return base.ci_low is not None and (base.ci_low > 0 or base.ci_high < 0)
@@ -430,7 +430,7 @@ def _balance(spec, acc, stats) -> dict:
             *_sorted_hist(acc.hist["deals_per_game"]))
         margin = stats.histogram_summary(*_sorted_hist(acc.hist["final_margin"]))
         block["final_margin"] = {"mean": margin["mean"], "p50": margin["p50"]}
-        block["leader_wins"] = [{"k": k, **mean(f"leader_wins_k{k}")} for k in M.LEADER_K
+        block["leader_wins"] = [{"k": k, **mean(f"leader_wins_k{k}")} for k in catalogue.LEADER_K
                                 if mean(f"leader_wins_k{k}") is not None]
     return block
 
