@@ -10,7 +10,7 @@ rate with a draw as half a win, over the games that ended).
 A's 95% confidence interval, its significance and the Elo difference come from the game
 pairs, not from independent games: each pair is one unit with A's total 0, 0.5, 1, 1.5 or
 2 (the pentanomial counts), the win rate is the mean pair total / 2 and its variance that
-of the pair totals over the number of pairs (``canasta_sim.study.stats.MatchStats``,
+of the pair totals over the number of pairs (``canasta_sim.stats.MatchStats``,
 method ``pentanomial``); the Elo interval is the win-rate interval's ends transformed
 (``-400 log10(1/p - 1)``).  Pairing removes the luck of the cards that the two games of a
 pair share, so the interval is usually narrower than Wilson's over independent games and,
@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from canasta_sim.study.stats import Z95, MatchStats, wilson  # noqa: F401  (wilson: re-exported)
+from canasta_sim.stats import Z95, MatchStats, wilson  # noqa: F401  (wilson: re-exported)
 
 PAIR_TOTALS = ("0", "0.5", "1", "1.5", "2")
 """A's total over a game pair, in the order of :attr:`Match.pentanomial`."""

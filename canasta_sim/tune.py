@@ -9,7 +9,7 @@ measured with noise, on a finite number of games.
 Paired games.  Every measurement is a duplicate match: ``games / 2`` game seeds, each played
 twice, once with POLICY(theta) on side 0 and once with the sides swapped, so each seed is a
 game pair and neither the cards nor the seat favour a side (the pentanomial statistics of
-canasta_sim.study.stats.MatchStats).  All points measured in one iteration are played on
+canasta_sim.stats.MatchStats).  All points measured in one iteration are played on
 the *same* game seeds (common random numbers): theta+ and theta- of SPSA, the candidates of
 one CMA-ES generation.  Their difference then carries far less luck of the cards than two
 independent measurements would.  Each iteration gets new seeds: iteration k plays game
@@ -521,7 +521,7 @@ def verify(tuned: str, start: str, rules, seed: int, first_game: int, games: int
     """``tuned`` against ``start`` in up to ``games`` games (games / 2 pairs) from game index
     ``first_game`` on, in waves; with ``sprt`` (a stats.Sprt of the tuned side's pair share)
     it stops at the first wave after which the test decides."""
-    from canasta_sim.study.stats import MatchStats
+    from canasta_sim.stats import MatchStats
 
     pairs_total = games // 2
     per_wave = max(1, (wave_games or games) // 2)
@@ -964,7 +964,7 @@ def run(settings: Settings, folder: str | None, say=None, progress: bool = False
         else:
             sprt = None
             if s.verify_sprt is not None:
-                from canasta_sim.study.stats import Sprt
+                from canasta_sim.stats import Sprt
 
                 sprt = Sprt(s.verify_sprt[0], s.verify_sprt[1], s.alpha, s.beta)
             wave = max(2, 2 * (s.verify_games // 20))   # a tenth: progress, SPRT checks

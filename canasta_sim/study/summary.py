@@ -2,7 +2,7 @@
 
 The shards are read one range at a time (every arm's shard of that range together, only
 the columns the metrics need), turned into per-unit values (canasta_sim.study.metrics)
-and added to streaming sums (canasta_sim.study.stats); nothing holds all rows at once,
+and added to streaming sums (canasta_sim.stats); nothing holds all rows at once,
 so the memory of a report does not grow with the study.  Each arm is compared with the
 baseline unit by unit: deal *i* of an arm with deal *i* of the baseline, game *g* with
 game *g*, so the effect's interval comes from the paired differences.
@@ -35,7 +35,7 @@ def _stats():
     except ModuleNotFoundError:
         raise BadInput("study statistics need scipy: accepted: pip install "
                        "'canasta-sim[study]'") from None
-    from canasta_sim.study import stats
+    from canasta_sim import stats
 
     return stats
 
