@@ -399,38 +399,21 @@ class Measured(NamedTuple):
     stats: object            # MatchStats of the pairs
 
 
-def _side_results(games_table, a_side: int, first_game: int, count: int):
-    """(A's result, A's final margin) per game index first_game .. first_game + count - 1
-    of a games table with A on ``a_side``: result 1 win, 0.5 draw, 0 loss; both NaN for a
-    game cut off unfinished."""
-    winner = games_table["winner"].to_numpy()
-    ended = games_table["ended"].to_pandas().astype(str).to_numpy()
-    result = np.where(winner == a_side, 1.0, np.where(ended == "draw", 0.5, 0.0))
-    result[ended == "cut"] = np.nan
-    finals = (games_table[f"s{a_side}_final"].to_numpy().astype(np.float64)
-              - games_table[f"s{1 - a_side}_final"].to_numpy().astype(np.float64))
-    finals[ended == "cut"] = np.nan
-    where = games_table["game"].to_numpy() - first_game
-    out_result, out_margin = np.full(count, np.nan), np.full(count, np.nan)
-    out_result[where], out_margin[where] = result, finals
-    return out_result, out_margin
-
-
 def play_duplicate(policy: str, against: str, rules, seed: int, first_game: int, pairs: int,
                    threads=None, objective: str = "win") -> Measured:
     """``policy`` (both seats of one side) against ``against`` on game seeds first_game ..
     first_game + pairs - 1, each played with the sides both ways round."""
-    from canasta_sim.runner import simulate
-    from canasta_sim.strength import pair_counts, seats_for
+    from canasta_sim.arms import pair_counts, plan_arms, play_arms, seats_for, side_results
+    from canasta_sim.runner import rows_tables
 
+    lineups = [seats_for(policy, against, rules.num_players, rules.num_sides),
+               seats_for(against, policy, rules.num_players, rules.num_sides)]
+    plans = plan_arms(lineups, rules, seed=seed, games=pairs, first_game=first_game)
     results, margins = [], []
-    for a_side in (0, 1):
-        first, second = (policy, against) if a_side == 0 else (against, policy)
-        table, _ = simulate(games=pairs, seed=seed, rules=rules, first_game=first_game,
-                            threads=threads,
-                            policies=seats_for(first, second, rules.num_players,
-                                               rules.num_sides))
-        result, margin = _side_results(table, a_side, first_game, pairs)
+    for a_side, (plan, rows) in enumerate(zip(plans, play_arms(plans, first_game, pairs,
+                                                                threads))):
+        table, _ = rows_tables(plan, first_game, rows)
+        result, margin = side_results(table, a_side, first_game, pairs)
         results.append(result)
         margins.append(margin)
     stats = pair_counts(results[0], results[1])

@@ -10,7 +10,7 @@ import pytest
 from canasta_sim.kernels.game import layout
 from click.testing import CliRunner
 
-from canasta_sim import runner
+from canasta_sim import runner, simulation
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
 from canasta_sim.policies import parse_policies
@@ -216,7 +216,7 @@ def test_runner_validates_before_playing(no_engine):
                    {"deals": 1, "chunk_size": 0}, {"deals": 1, "threads": 0},
                    {"deals": 1, "threads": 2.5}):
         with pytest.raises(BadInput):
-            runner.simulate(**kwargs)
+            simulation.simulate(**kwargs)
 
 
 def test_scores_before_array():

@@ -75,8 +75,9 @@ class Arm(NamedTuple):
 
     def rotated(self, rotation: int) -> tuple:
         """Seat policies with the sides rotated: side k plays side (k + rotation)'s lineup."""
-        n = len(self.policies)
-        return tuple(self.policies[(seat + rotation) % n] for seat in range(n))
+        from canasta_sim.arms import rotated
+
+        return rotated(self.policies, rotation)
 
     def lineups(self) -> list:
         """Per side, the policies of its seats (one name when they agree)."""
