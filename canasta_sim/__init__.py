@@ -18,7 +18,7 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 __all__ = ["simulate", "to_pandas", "RuleSet", "parse_rules", "BadInput", "__version__"]
 
 _LAZY = {
-    "simulate": ("canasta_sim.runner", "simulate"),
+    "simulate": ("canasta_sim.simulation", "simulate"),
     "to_pandas": ("canasta_sim.results", "to_pandas"),
     "RuleSet": ("canasta_sim.rules", "RuleSet"),
     "parse_rules": ("canasta_sim.rules", "parse_rules"),

@@ -70,6 +70,12 @@ def kernels_hash(folder, length=12):
     return digest.hexdigest()[:length]
 
 
+def current_kernels_hash() -> str:
+    """The hash of the installed kernel sources (the numba cache key, and the provenance
+    every result file, study shard, strength table and tuning carries)."""
+    return kernels_hash(kernels_dir())
+
+
 def user_cache_dir():
     """``$XDG_CACHE_HOME`` if set and non-empty, else ``~/.cache``."""
     base = os.environ.get("XDG_CACHE_HOME")
@@ -85,7 +91,7 @@ def cache_root():
 
 def numba_cache_dir():
     """``<cache root>/numba-<hash of kernels/**/*.py>``: the folder of these kernel sources."""
-    return cache_root() / f"numba-{kernels_hash(kernels_dir())}"
+    return cache_root() / f"numba-{current_kernels_hash()}"
 
 
 def _usable(folder: Path):
@@ -133,8 +139,17 @@ def disk_cache(dispatcher):
     from canasta_sim._numba_cache import KernelCache, NoCache
 
     folder = active_folder()
-    dispatcher._cache = KernelCache(dispatcher.py_func, folder) if folder else NoCache()
+    if folder:
+        dispatcher._cache = KernelCache(dispatcher.py_func, folder, note_compiling,
+                                        _note_damaged)
+    else:
+        dispatcher._cache = NoCache(note_compiling)
     return dispatcher
+
+
+def _note_damaged():
+    """Count a damaged cache entry that was removed (shown by ``canasta-sim cache``)."""
+    STATE["damaged"] += 1
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 """numba cache classes for the kernels (see :mod:`canasta_sim._cache` for the why).
 
 Built on ``numba.core.caching`` (numba is pinned to a version range in pyproject.toml).
-Imported only with the kernels, so ``import canasta_sim`` does not import numba.
+Imported only with the kernels, so ``import canasta_sim`` does not import numba.  What a
+cache reports (a kernel about to compile, a damaged entry removed) goes to the callbacks
+that :func:`canasta_sim._cache.disk_cache` hands it, so this module imports nothing of the
+package.
 """
 from __future__ import annotations
 
@@ -11,8 +14,6 @@ import pickle
 import sys
 
 from numba.core import caching as _nc
-
-from canasta_sim import _cache
 
 _MAGIC = b"canasta-sim cache 1\0"
 
@@ -99,8 +100,10 @@ class KernelCache(_nc.FunctionCache):
     """The cache of one kernel: entries in ``folder``; damaged entries removed and the
     kernel compiled again; a failed save only means the next process compiles too."""
 
-    def __init__(self, py_func, folder):
-        """Set up the cache of ``py_func`` in ``folder``."""
+    def __init__(self, py_func, folder, on_compile, on_damaged):
+        """Set up the cache of ``py_func`` in ``folder``; ``on_compile()`` is called before
+        numba compiles the kernel, ``on_damaged()`` when a damaged entry was removed."""
+        self._on_compile, self._on_damaged = on_compile, on_damaged
         self._name = repr(py_func)
         self._py_func = py_func
         self._impl = _Impl(py_func, folder)
@@ -116,10 +119,10 @@ class KernelCache(_nc.FunctionCache):
             result = super().load_overload(sig, target_context)
         except Exception:  # noqa: BLE001 - a damaged entry of any kind: unpickling, rebuild
             self._cache_file.remove_all()
-            _cache.STATE["damaged"] += 1
+            self._on_damaged()
             result = None
         if result is None:
-            _cache.note_compiling()
+            self._on_compile()
         return result
 
     def save_overload(self, sig, data):
@@ -143,7 +146,11 @@ class KernelCache(_nc.FunctionCache):
 class NoCache(_nc.NullCache):
     """No cache at all (the folder is unusable): compile, and say so once."""
 
+    def __init__(self, on_compile):
+        """``on_compile()`` is called before numba compiles the kernel."""
+        self._on_compile = on_compile
+
     def load_overload(self, sig, target_context):
         """Nothing is cached: note the compile and let numba compile."""
-        _cache.note_compiling()
+        self._on_compile()
         return None

@@ -248,6 +248,7 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
           --sweep careful.freeze_at=4:16:4 --out results/freeze.parquet
     """
     from canasta_sim import results, runner
+    from canasta_sim import sweep as sweep_plans
 
     if deals is None and games is None:
         deals = 10000
@@ -258,7 +259,7 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
     if chunk_size is not None:
         runner.check_chunk_size(chunk_size)
     threads = runner.check_threads(threads)
-    points = runner.prepare_sweep(sweep, deals, seed, rules, policies, scores,
+    points = sweep_plans.prepare_sweep(sweep, deals, seed, rules, policies, scores,
                                   first_deal=first_deal, games=games, first_game=first_game)
     plan = points[0][0]
     if out == DEFAULT_OUT:
@@ -268,7 +269,7 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
     progress = not quiet and sys.stderr.isatty()
     _ready_kernels(games is not None)
     start = time.perf_counter()
-    tables = runner.iter_sweep_tables(points, chunk_size, progress, threads)
+    tables = sweep_plans.iter_sweep_tables(points, chunk_size, progress, threads)
     if games is None:
         summary = _Summary(plan.rules.num_sides)
         results.write_parquet(summary.watch(tables), out)

@@ -17,6 +17,7 @@ import numpy as np
 from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game import layout
 from canasta_sim.kernels.players import ids
+from canasta_sim.numbers import format_number
 
 
 class PolicySpec(NamedTuple):
@@ -168,11 +169,6 @@ def parse_one(text: str):
     given = _parse_params(name, spec, match.group(2) or "")
     values.update(given)
     return policy_text(name, given), spec.policy_id, [values[k] for k in spec.params]
-
-
-def format_number(value: float) -> str:
-    """A parameter value as short text that reads back exactly: 8, 0.5, 1000003."""
-    return f"{value:.17g}" if float(f"{value:.15g}") != value else f"{value:.15g}"
 
 
 def policy_text(name: str, given: dict) -> str:

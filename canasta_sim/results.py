@@ -101,7 +101,7 @@ def provenance(rules, seed: int, names, scores_before=None, created=None,
     from importlib.metadata import version
 
     from canasta_sim import __version__
-    from canasta_sim._cache import kernels_dir, kernels_hash
+    from canasta_sim._cache import current_kernels_hash
 
     num_sides = rules.num_sides
     scores = list(scores_before) if scores_before is not None else [0] * num_sides
@@ -114,7 +114,7 @@ def provenance(rules, seed: int, names, scores_before=None, created=None,
         "canasta_sim.scores_before": ",".join(str(int(s)) for s in scores[:num_sides]),
         "canasta_sim.knobs": json.dumps(rules.knobs(), sort_keys=True, default=str),
         "canasta_sim.version": __version__,
-        "canasta_sim.kernels_hash": kernels_hash(kernels_dir()),
+        "canasta_sim.kernels_hash": current_kernels_hash(),
         "python.version": platform.python_version(),
         "numba.version": version("numba"),
         "numpy.version": np.__version__,

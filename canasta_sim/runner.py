@@ -411,17 +411,22 @@ def iter_tables(plan: Plan, chunk_size=None, progress=False, threads=None) -> It
 
     For a games plan each item is a pair (games table, per-deal table).
     """
+    for first, rows in iter_chunks(plan, chunk_size, threads, progress):
+        yield rows_tables(plan, first, rows)
+
+
+def rows_tables(plan: Plan, first: int, rows):
+    """The Arrow table of deal rows from deal ``first`` on, or for a games plan the pair
+    (games table, per-deal table) of GameRows from game ``first`` on."""
     from canasta_sim import results
 
-    for first, rows in iter_chunks(plan, chunk_size, threads, progress):
-        if plan.games is None:
-            yield results.results_table(rows, first, plan.seed, plan.rules, plan.names,
-                                        metadata=plan.metadata)
-        else:
-            yield (results.games_table(rows.games, first, plan.seed, plan.rules, plan.names,
-                                       plan.metadata),
-                   results.game_deals_table(rows.deals, rows.extras, plan.seed, plan.rules,
-                                            plan.names, plan.metadata))
+    if plan.games is None:
+        return results.results_table(rows, first, plan.seed, plan.rules, plan.names,
+                                     metadata=plan.metadata)
+    return (results.games_table(rows.games, first, plan.seed, plan.rules, plan.names,
+                                plan.metadata),
+            results.game_deals_table(rows.deals, rows.extras, plan.seed, plan.rules,
+                                     plan.names, plan.metadata))
 
 
 # --------------------------------------------------------------------------------------------
@@ -464,100 +469,3 @@ def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
         extra_parts.append(extras[:used])
         done += played
     return GameRows(games, np.concatenate(deal_parts), np.concatenate(extra_parts))
-
-
-# --------------------------------------------------------------------------------------------
-# Sweeps
-# --------------------------------------------------------------------------------------------
-
-def prepare_sweep(sweeps, deals=None, seed=0, rules="classic", policies="greedy",
-                  scores_before=None, first_deal=0, games=None, first_game=0) -> list:
-    """One (Plan, {column: value}) per combination of the swept values (canasta_sim.sweep),
-    every plan on the same deal seeds; all inputs checked before anything runs."""
-    from canasta_sim.sweep import parse_sweeps, sweep_points
-
-    base = prepare(deals, seed, rules, policies, scores_before, first_deal, games, first_game)
-    sweeps = parse_sweeps(sweeps)
-    if not sweeps:
-        return [(base, {})]
-    metadata = dict(base.metadata)
-    metadata[b"canasta_sim.sweep"] = ";".join(
-        f"{s.name}={','.join(f'{v:g}' for v in s.values)}" for s in sweeps).encode()
-    metadata[b"canasta_sim.sweep_columns"] = ",".join(s.column for s in sweeps).encode()
-    points = []
-    integer = {s.column: s.integer for s in sweeps}
-    for text, values in sweep_points(policies, base.rules.num_players, sweeps):
-        plan = prepare(deals, seed, base.rules, text, scores_before, first_deal, games,
-                       first_game)
-        typed = {column: int(v) if integer[column] else float(v)
-                 for column, v in values.items()}
-        points.append((plan._replace(metadata=metadata), typed))
-    total = len(points) * (base.deals if base.games is None else base.games)
-    limit = MAX_RUN_DEALS if base.games is None else MAX_RUN_GAMES
-    if total > limit:
-        unit = "deals" if base.games is None else "games"
-        raise BadInput(f"the sweep plays {len(points)} x {total // len(points)} = {total} "
-                       f"{unit}: accepted: at most {limit} {unit} in one run")
-    return points
-
-
-def _with_sweep_columns(table, values: dict):
-    """``table`` with one column per swept parameter holding its value: int64 for a
-    whole-number parameter, float64 otherwise."""
-    import pyarrow as pa
-
-    for column, value in values.items():
-        kind = pa.int64() if isinstance(value, int) else pa.float64()
-        table = table.append_column(column, pa.array([value] * table.num_rows, kind))
-    return table
-
-
-def iter_sweep_tables(points, chunk_size=None, progress=False, threads=None) -> Iterator:
-    """Like :func:`iter_tables` for every point of a sweep in turn, each table (or pair of
-    tables, for games) with the swept values as columns."""
-    for plan, values in points:
-        for part in iter_tables(plan, chunk_size, progress, threads):
-            if isinstance(part, tuple):
-                yield tuple(_with_sweep_columns(t, values) for t in part)
-            else:
-                yield _with_sweep_columns(part, values)
-
-
-# --------------------------------------------------------------------------------------------
-# Python entry point
-# --------------------------------------------------------------------------------------------
-
-def simulate(deals=None, seed=0, rules="classic", policies="greedy", scores_before=None,
-             chunk_size=None, progress=False, first_deal=0, threads=None, games=None,
-             first_game=0, sweep=None):
-    """Play deals (or whole games) and return the results as ``pyarrow`` tables.
-
-    ``simulate(deals=N)`` returns one table, one row per deal; ``simulate(games=N)``
-    plays N games to ``game_target`` (R58-R60) and returns (games table, per-deal table).
-    ``rules``: a preset name, canonical string, .toml path or RuleSet;
-    ``policies``: one policy name for every seat or one per seat, comma-separated;
-    ``scores_before``: each side's cumulative score before each deal (deals only; default
-    zeros), which sets the initial-meld minimum (R27).  Numbering starts at ``first_deal``
-    or ``first_game``.  ``threads`` (default: every core) and ``chunk_size`` never change
-    the result.  ``sweep``: one or a list of ``policy.param=start:stop:step`` texts
-    (canasta_sim.sweep); the same deals are played for every value, and each swept
-    parameter gets a column.  Raises :class:`BadInput` before playing anything if an input
-    is wrong.
-    """
-    import pyarrow as pa
-
-    points = prepare_sweep(sweep, deals, seed, rules, policies, scores_before, first_deal,
-                           games, first_game)
-    plan = points[0][0]
-    rows = len(points) * (plan.deals if plan.games is None else plan.games)
-    if rows > MAX_TABLE_ROWS:
-        raise BadInput(f"simulate() would hold {rows} rows in memory: accepted: at most "
-                       f"{MAX_TABLE_ROWS}; for more, run 'canasta-sim simulate' (it streams to "
-                       "Parquet) or split the run with first_deal / first_game")
-    threads = check_threads(threads)
-    if chunk_size is not None:
-        check_chunk_size(chunk_size)
-    parts = list(iter_sweep_tables(points, chunk_size, progress, threads))
-    if points[0][0].games is None:
-        return parts[0] if len(parts) == 1 else pa.concat_tables(parts)
-    return tuple(pa.concat_tables(tables) for tables in zip(*parts))

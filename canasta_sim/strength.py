@@ -10,7 +10,7 @@ rate with a draw as half a win, over the games that ended).
 A's 95% confidence interval, its significance and the Elo difference come from the game
 pairs, not from independent games: each pair is one unit with A's total 0, 0.5, 1, 1.5 or
 2 (the pentanomial counts), the win rate is the mean pair total / 2 and its variance that
-of the pair totals over the number of pairs (``canasta_sim.study.stats.MatchStats``,
+of the pair totals over the number of pairs (``canasta_sim.stats.MatchStats``,
 method ``pentanomial``); the Elo interval is the win-rate interval's ends transformed
 (``-400 log10(1/p - 1)``).  Pairing removes the luck of the cards that the two games of a
 pair share, so the interval is usually narrower than Wilson's over independent games and,
@@ -28,7 +28,8 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from canasta_sim.study.stats import Z95, MatchStats, wilson  # noqa: F401  (wilson: re-exported)
+from canasta_sim.arms import pair_counts, plan_arms, play_arms, seats_for, side_results
+from canasta_sim.stats import Z95, MatchStats, wilson  # noqa: F401  (wilson: re-exported)
 
 PAIR_TOTALS = ("0", "0.5", "1", "1.5", "2")
 """A's total over a game pair, in the order of :attr:`Match.pentanomial`."""
@@ -100,33 +101,9 @@ def check_two_sides(rules):
                        "head-to-head of two policies")
 
 
-def seats_for(a: str, b: str, num_players: int, num_sides: int) -> str:
-    """Policies of every seat with A on side 0 and B on side 1 (two sides)."""
-    return ",".join(a if seat % num_sides == 0 else b for seat in range(num_players))
-
-
 def a_results(table, a_side: int):
     """A's result per game seed of a games table (1 win, 0.5 draw, 0 loss, NaN cut off)."""
-    import numpy as np
-
-    winner = table["winner"].to_numpy()
-    ended = table["ended"].to_pandas().astype(str).to_numpy()
-    result = np.where(winner == a_side, 1.0, np.where(ended == "draw", 0.5, 0.0))
-    result[ended == "cut"] = np.nan
-    out = np.full(len(table), np.nan)
-    out[table["game"].to_numpy()] = result
-    return out
-
-
-def pair_counts(a_first, a_second) -> MatchStats:
-    """The pentanomial statistics of the seeds played both ways round, leaving out pairs
-    with a game cut off (NaN)."""
-    import numpy as np
-
-    k = min(len(a_first), len(a_second))
-    first, second = np.asarray(a_first[:k]), np.asarray(a_second[:k])
-    keep = ~(np.isnan(first) | np.isnan(second))
-    return MatchStats.from_games(first[keep], second[keep])
+    return side_results(table, a_side, 0, len(table))[0]
 
 
 def play_match(a: str, b: str, games: int, seed: int = 0, rules="classic",
@@ -135,22 +112,23 @@ def play_match(a: str, b: str, games: int, seed: int = 0, rules="classic",
     import numpy as np
 
     from canasta_sim.rules import parse_rules
-    from canasta_sim.runner import simulate
+    from canasta_sim.runner import rows_tables
 
     r = parse_rules(rules)
     check_two_sides(r)
-    first_half = games - games // 2
+    counts = (games - games // 2, games // 2)   # A on side 0, then on side 1
+    plans = plan_arms([seats_for(a, b, r.num_players, r.num_sides),
+                       seats_for(b, a, r.num_players, r.num_sides)], r, seed=seed,
+                      games=counts[0])
+    played = play_arms(plans, 0, counts, threads)
     wins = np.zeros(2, np.int64)
     draws = cut = deals = outs = stocks = 0
     score_sums = np.zeros(2)
     results = {0: np.zeros(0), 1: np.zeros(0)}
-    for a_side, count in ((0, first_half), (1, games // 2)):
+    for a_side, (plan, count, rows) in enumerate(zip(plans, counts, played)):
         if count == 0:
             continue
-        first, second = (a, b) if a_side == 0 else (b, a)
-        table, per_deal = simulate(games=count, seed=seed, rules=r, threads=threads,
-                                   policies=seats_for(first, second, r.num_players,
-                                                      r.num_sides))
+        table, per_deal = rows_tables(plan, 0, rows)
         winner = table["winner"].to_numpy()
         ended = table["ended"].to_pandas().astype(str).to_numpy()
         wins += [int((winner == a_side).sum()), int((winner == 1 - a_side).sum())]
@@ -236,10 +214,10 @@ def write_csv(matches: list, path, seed: int, rules: str) -> None:
     from importlib.metadata import version
 
     from canasta_sim import __version__
-    from canasta_sim._cache import kernels_dir, kernels_hash
+    from canasta_sim._cache import current_kernels_hash
     from canasta_sim.results import write_text
 
-    made = [seed, rules, __version__, kernels_hash(kernels_dir()), version("numba")]
+    made = [seed, rules, __version__, current_kernels_hash(), version("numba")]
     text = io.StringIO()
     writer = csv.writer(text)
     writer.writerow(["a", "b", "games", "a_wins", "b_wins", "draws", "cut", "a_win_rate",

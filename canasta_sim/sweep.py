@@ -12,8 +12,10 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
+from canasta_sim import runner
+from canasta_sim.arms import plan_arms
 from canasta_sim.errors import BadInput
 from canasta_sim.policies import (
     PARAMS,
@@ -196,3 +198,61 @@ def _given_params(seat_text):
             key = key.strip()
             known = key.lower() in PARAMS or key.lower() in SEARCH_PARAMS
             yield (key.lower() if known else key), float(value)
+
+
+# --------------------------------------------------------------------------------------------
+# Planning and playing the points of a sweep (arms on common deals, canasta_sim.arms)
+# --------------------------------------------------------------------------------------------
+
+def prepare_sweep(sweeps, deals=None, seed=0, rules="classic", policies="greedy",
+                  scores_before=None, first_deal=0, games=None, first_game=0) -> list:
+    """One (Plan, {column: value}) per combination of the swept values (canasta_sim.sweep),
+    every plan on the same deal seeds; all inputs checked before anything runs."""
+    base = runner.prepare(deals, seed, rules, policies, scores_before, first_deal, games,
+                          first_game)
+    sweeps = parse_sweeps(sweeps)
+    if not sweeps:
+        return [(base, {})]
+    metadata = dict(base.metadata)
+    metadata[b"canasta_sim.sweep"] = ";".join(
+        f"{s.name}={','.join(f'{v:g}' for v in s.values)}" for s in sweeps).encode()
+    metadata[b"canasta_sim.sweep_columns"] = ",".join(s.column for s in sweeps).encode()
+    integer = {s.column: s.integer for s in sweeps}
+    combos = sweep_points(policies, base.rules.num_players, sweeps)
+    plans = plan_arms([text for text, _ in combos], base.rules, deals=deals, seed=seed,
+                      scores_before=scores_before, first_deal=first_deal, games=games,
+                      first_game=first_game)
+    points = []
+    for plan, (_, values) in zip(plans, combos):
+        typed = {column: int(v) if integer[column] else float(v)
+                 for column, v in values.items()}
+        points.append((plan._replace(metadata=metadata), typed))
+    total = len(points) * (base.deals if base.games is None else base.games)
+    limit = runner.MAX_RUN_DEALS if base.games is None else runner.MAX_RUN_GAMES
+    if total > limit:
+        unit = "deals" if base.games is None else "games"
+        raise BadInput(f"the sweep plays {len(points)} x {total // len(points)} = {total} "
+                       f"{unit}: accepted: at most {limit} {unit} in one run")
+    return points
+
+
+def _with_sweep_columns(table, values: dict):
+    """``table`` with one column per swept parameter holding its value: int64 for a
+    whole-number parameter, float64 otherwise."""
+    import pyarrow as pa
+
+    for column, value in values.items():
+        kind = pa.int64() if isinstance(value, int) else pa.float64()
+        table = table.append_column(column, pa.array([value] * table.num_rows, kind))
+    return table
+
+
+def iter_sweep_tables(points, chunk_size=None, progress=False, threads=None) -> Iterator:
+    """Like :func:`canasta_sim.runner.iter_tables` for every point of a sweep in turn, each
+    table (or pair of tables, for games) with the swept values as columns."""
+    for plan, values in points:
+        for part in runner.iter_tables(plan, chunk_size, progress, threads):
+            if isinstance(part, tuple):
+                yield tuple(_with_sweep_columns(t, values) for t in part)
+            else:
+                yield _with_sweep_columns(part, values)

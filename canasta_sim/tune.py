@@ -9,7 +9,7 @@ measured with noise, on a finite number of games.
 Paired games.  Every measurement is a duplicate match: ``games / 2`` game seeds, each played
 twice, once with POLICY(theta) on side 0 and once with the sides swapped, so each seed is a
 game pair and neither the cards nor the seat favour a side (the pentanomial statistics of
-canasta_sim.study.stats.MatchStats).  All points measured in one iteration are played on
+canasta_sim.stats.MatchStats).  All points measured in one iteration are played on
 the *same* game seeds (common random numbers): theta+ and theta- of SPSA, the candidates of
 one CMA-ES generation.  Their difference then carries far less luck of the cards than two
 independent measurements would.  Each iteration gets new seeds: iteration k plays game
@@ -51,10 +51,10 @@ from typing import Callable, NamedTuple, Optional, Sequence
 import numpy as np
 
 from canasta_sim.errors import BadInput
+from canasta_sim.numbers import format_number
 from canasta_sim.policies import (
     PARAMS,
     REGISTRY,
-    format_number,
     parse_one,
     policy_text,
     split_top_level,
@@ -399,38 +399,21 @@ class Measured(NamedTuple):
     stats: object            # MatchStats of the pairs
 
 
-def _side_results(games_table, a_side: int, first_game: int, count: int):
-    """(A's result, A's final margin) per game index first_game .. first_game + count - 1
-    of a games table with A on ``a_side``: result 1 win, 0.5 draw, 0 loss; both NaN for a
-    game cut off unfinished."""
-    winner = games_table["winner"].to_numpy()
-    ended = games_table["ended"].to_pandas().astype(str).to_numpy()
-    result = np.where(winner == a_side, 1.0, np.where(ended == "draw", 0.5, 0.0))
-    result[ended == "cut"] = np.nan
-    finals = (games_table[f"s{a_side}_final"].to_numpy().astype(np.float64)
-              - games_table[f"s{1 - a_side}_final"].to_numpy().astype(np.float64))
-    finals[ended == "cut"] = np.nan
-    where = games_table["game"].to_numpy() - first_game
-    out_result, out_margin = np.full(count, np.nan), np.full(count, np.nan)
-    out_result[where], out_margin[where] = result, finals
-    return out_result, out_margin
-
-
 def play_duplicate(policy: str, against: str, rules, seed: int, first_game: int, pairs: int,
                    threads=None, objective: str = "win") -> Measured:
     """``policy`` (both seats of one side) against ``against`` on game seeds first_game ..
     first_game + pairs - 1, each played with the sides both ways round."""
-    from canasta_sim.runner import simulate
-    from canasta_sim.strength import pair_counts, seats_for
+    from canasta_sim.arms import pair_counts, plan_arms, play_arms, seats_for, side_results
+    from canasta_sim.runner import rows_tables
 
+    lineups = [seats_for(policy, against, rules.num_players, rules.num_sides),
+               seats_for(against, policy, rules.num_players, rules.num_sides)]
+    plans = plan_arms(lineups, rules, seed=seed, games=pairs, first_game=first_game)
     results, margins = [], []
-    for a_side in (0, 1):
-        first, second = (policy, against) if a_side == 0 else (against, policy)
-        table, _ = simulate(games=pairs, seed=seed, rules=rules, first_game=first_game,
-                            threads=threads,
-                            policies=seats_for(first, second, rules.num_players,
-                                               rules.num_sides))
-        result, margin = _side_results(table, a_side, first_game, pairs)
+    for a_side, (plan, rows) in enumerate(zip(plans, play_arms(plans, first_game, pairs,
+                                                                threads))):
+        table, _ = rows_tables(plan, first_game, rows)
+        result, margin = side_results(table, a_side, first_game, pairs)
         results.append(result)
         margins.append(margin)
     stats = pair_counts(results[0], results[1])
@@ -521,7 +504,7 @@ def verify(tuned: str, start: str, rules, seed: int, first_game: int, games: int
     """``tuned`` against ``start`` in up to ``games`` games (games / 2 pairs) from game index
     ``first_game`` on, in waves; with ``sprt`` (a stats.Sprt of the tuned side's pair share)
     it stops at the first wave after which the test decides."""
-    from canasta_sim.study.stats import MatchStats
+    from canasta_sim.stats import MatchStats
 
     pairs_total = games // 2
     per_wave = max(1, (wave_games or games) // 2)
@@ -893,9 +876,9 @@ def versions(method: str) -> dict:
     from importlib.metadata import version
 
     from canasta_sim import __version__
-    from canasta_sim._cache import kernels_dir, kernels_hash
+    from canasta_sim._cache import current_kernels_hash
 
-    made = {"canasta_sim_version": __version__, "kernels_hash": kernels_hash(kernels_dir()),
+    made = {"canasta_sim_version": __version__, "kernels_hash": current_kernels_hash(),
             "numba_version": version("numba"), "numpy_version": np.__version__,
             "python_version": platform.python_version(),
             "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
@@ -964,7 +947,7 @@ def run(settings: Settings, folder: str | None, say=None, progress: bool = False
         else:
             sprt = None
             if s.verify_sprt is not None:
-                from canasta_sim.study.stats import Sprt
+                from canasta_sim.stats import Sprt
 
                 sprt = Sprt(s.verify_sprt[0], s.verify_sprt[1], s.alpha, s.beta)
             wave = max(2, 2 * (s.verify_games // 20))   # a tenth: progress, SPRT checks

@@ -37,6 +37,7 @@ from typing import NamedTuple, Optional
 import numpy as np
 
 from canasta_sim.errors import BadInput
+from canasta_sim.numbers import format_number
 
 ENTRY_POINT_GROUP = "canasta_sim.policies"
 SPEC = re.compile(r"^\s*(?P<file>[^:()@]+?\.py)\s*:\s*(?P<func>[A-Za-z_][A-Za-z0-9_]*)"
@@ -116,7 +117,7 @@ def parse_user(text: str, builtin: bool = False):
     canonical = user.canonical
     _PARSED[canonical] = user
     if given:
-        canonical += "(" + ",".join(f"{k}={_number_text(given[k])}" for k in sorted(given)) + ")"
+        canonical += "(" + ",".join(f"{k}={format_number(given[k])}" for k in sorted(given)) + ")"
     return canonical, [values[k] for k, _ in user.params], user
 
 
@@ -129,12 +130,6 @@ def user_of(name: str) -> Optional[UserPolicy]:
 def users_of(names) -> tuple:
     """:func:`user_of` for every seat's canonical name."""
     return tuple(user_of(name) for name in names)
-
-
-def _number_text(value: float) -> str:
-    """A parameter value as short text that reads back exactly."""
-    from canasta_sim.policies import format_number
-    return format_number(value)
 
 
 def _parse_params(user: UserPolicy, body: str) -> dict:

@@ -11,7 +11,7 @@ from canasta_sim.kernels.game import layout
 from canasta_sim.kernels.players import ids as policy_ids
 from click.testing import CliRunner
 
-from canasta_sim import runner
+from canasta_sim import runner, simulation
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
 from canasta_sim.policies import parse_policies
@@ -217,7 +217,7 @@ def test_runner_validates_before_playing(no_engine):
                    {"deals": 1, "chunk_size": 0}, {"deals": 1, "threads": 0},
                    {"deals": 1, "threads": 2.5}):
         with pytest.raises(BadInput):
-            runner.simulate(**kwargs)
+            simulation.simulate(**kwargs)
 
 
 def test_scores_before_array():

@@ -1,5 +1,5 @@
 """Pins before the kernels move: the going-out plans of a hand that can go out concealed or
-not (kernels/plans.py; docs/moves.md "Going-out plans"; RULES.md R39-R44, R51-R54, 2.11).
+not (kernels/game/plans.py; docs/moves.md "Going-out plans"; RULES.md R39-R44, R51-R54, 2.11).
 
 Concealment is part of a plan's scoring state (docs/moves.md), and RULES.md 2.11 makes
 every legal way of going out an option: when the concealed way and the other way score

@@ -1,5 +1,5 @@
 """Pins before the kernels move: pile takes around a six-card meld that already holds its
-wild-card limit (kernels/actions.py take options, kernels/plans.py; docs/moves.md "take";
+wild-card limit (kernels/game/options.py take options, kernels/game/plans.py; docs/moves.md "take";
 RULES.md R16, R18, R19, R33-R36, R39, R40).
 
 docs/moves.md: a take is offered if and only if its first take meld is legal (R18, R19) and

@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 from canasta_sim.kernels.game import layout
 
-from canasta_sim import _cache, runner
+from canasta_sim import _cache, simulation
 from canasta_sim.errors import BadInput
 from canasta_sim.results import check_writable, results_table, side_column, write_parquet
 from canasta_sim.rules import parse_rules
@@ -134,15 +134,15 @@ def test_cache_dir_follows_kernel_sources(tmp_path, monkeypatch):
 # --- with the engine (needs kernels/play/turn.py) ---------------------------------------------
 
 def test_chunk_size_never_changes_results():
-    a = runner.simulate(30, seed=5, chunk_size=7)
-    b = runner.simulate(30, seed=5, chunk_size=64)
+    a = simulation.simulate(30, seed=5, chunk_size=7)
+    b = simulation.simulate(30, seed=5, chunk_size=64)
     assert a.to_pydict() == b.to_pydict()
-    c = runner.simulate(10, seed=5, first_deal=20)
+    c = simulation.simulate(10, seed=5, first_deal=20)
     assert c.to_pydict() == a.slice(20).to_pydict()
 
 
 def test_simulate_zero_deals_has_schema():
-    table = runner.simulate(0)
+    table = simulation.simulate(0)
     assert table.num_rows == 0 and "s1_score" in table.column_names
 
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from rules_replay import traced
 
 from canasta_sim.rules import parse_rules
-from canasta_sim.runner import prepare, simulate
+from canasta_sim.runner import prepare
+from canasta_sim.simulation import simulate
 
 CLASSIC = parse_rules("classic").to_kernel()
 

@@ -7,8 +7,8 @@ import pytest
 pytest.importorskip("scipy")
 
 from canasta_sim import simulate  # noqa: E402
+from canasta_sim.stats import PairedSums  # noqa: E402
 from canasta_sim.study import execute, metrics  # noqa: E402
-from canasta_sim.study.stats import PairedSums  # noqa: E402
 from canasta_sim.study.summary import build_summary, report  # noqa: E402
 
 CLASSIC = "classic"

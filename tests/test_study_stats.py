@@ -1,4 +1,4 @@
-"""canasta_sim.study.stats: every interval checked by simulation, plus the streaming sums.
+"""canasta_sim.stats: every interval checked by simulation, plus the streaming sums.
 
 Coverage tests draw many replications of a study at once with numpy (exact distributions of
 the sums where possible) and count how often the 95% interval holds the true value.  With
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from scipy.stats import binom, norm, poisson
 
-from canasta_sim.study import stats
-from canasta_sim.study.stats import (
+from canasta_sim import stats
+from canasta_sim.stats import (
     Z95,
     Effect,
     Estimate,

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 import canasta_sim
-from canasta_sim import results, runner
+from canasta_sim import results, runner, simulation
 from canasta_sim.audit import audit_deal
 from canasta_sim.cli import cli
 from canasta_sim.trace import trace_events
@@ -58,7 +58,7 @@ def test_chunks_become_parquet_row_groups(tmp_path):
     meta = pq.ParquetFile(path).metadata
     assert meta.num_row_groups == 4
     assert [meta.row_group(i).num_rows for i in range(4)] == [300, 300, 300, 100]
-    assert _content(pq.read_table(path)) == _content(runner.simulate(1000, seed=3))
+    assert _content(pq.read_table(path)) == _content(simulation.simulate(1000, seed=3))
 
 
 def test_progress_bar_changes_nothing(monkeypatch):
@@ -85,7 +85,7 @@ def test_interrupted_run_leaves_no_file_and_a_rerun_is_whole(tmp_path):
         results.write_parquet(interrupted(runner.iter_tables(plan, 100, True, 2)), path)
     assert os.listdir(tmp_path) == []
     results.write_parquet(runner.iter_tables(plan, 100, False, 2), path)
-    assert _content(pq.read_table(path)) == _content(runner.simulate(600, seed=9))
+    assert _content(pq.read_table(path)) == _content(simulation.simulate(600, seed=9))
 
 
 def test_cli_quiet_and_threads_change_nothing(tmp_path):

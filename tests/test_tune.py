@@ -325,7 +325,7 @@ def test_verification_plays_only_fresh_seeds_and_iterations_share_theirs(monkeyp
 
 def test_verification_statistics_and_an_early_sprt_stop():
     from canasta_sim.rules import parse_rules
-    from canasta_sim.study.stats import MatchStats, Sprt
+    from canasta_sim.stats import MatchStats, Sprt
 
     rules = parse_rules("classic")
     v = tune.verify("expert", "careful", rules, 9, 1000, 400, wave_games=40,

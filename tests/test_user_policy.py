@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
-from canasta_sim.runner import play_range, prepare, simulate
+from canasta_sim.runner import play_range, prepare
+from canasta_sim.simulation import simulate
 from canasta_sim.user_policy import PolicyError, parse_user
 
 HERE = Path(__file__).resolve().parent

@@ -22,10 +22,12 @@ import sys
 import time
 from typing import NamedTuple, Optional
 
+from canasta_sim._cache import current_kernels_hash
+from canasta_sim.arms import plan_arms, start_arms
 from canasta_sim.errors import BadInput
 from canasta_sim.study import store
 from canasta_sim.study.spec import Spec, load_spec
-from canasta_sim.study.store import ShardKey, StudyDir
+from canasta_sim.study.store import ShardKey, StudyDir, all_shards, scan, versions
 
 EXECUTORS = ("threads", "dask")
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
@@ -45,19 +47,14 @@ class ArmPlans(NamedTuple):
 
 def arm_plans(spec: Spec, arm_name: str) -> ArmPlans:
     """Validated runner plans for every rotation of ``arm_name`` (BadInput on bad input)."""
-    from canasta_sim import runner
-
     arm = spec.arm(arm_name)
-    plans = []
-    for rotation in range(spec.rotations(arm)):
-        policies = ",".join(arm.rotated(rotation))
-        if spec.games:
-            plan = runner.prepare(seed=spec.seed, rules=arm.rules, policies=policies,
-                                  games=spec.units)
-        else:
-            plan = runner.prepare(spec.units, spec.seed, arm.rules, policies, spec.scores)
-        plans.append(plan)
-    return ArmPlans(arm_name, tuple(plans))
+    lineups = [",".join(arm.rotated(rotation)) for rotation in range(spec.rotations(arm))]
+    if spec.games:
+        plans = plan_arms(lineups, arm.rules, seed=spec.seed, games=spec.units)
+    else:
+        plans = plan_arms(lineups, arm.rules, deals=spec.units, seed=spec.seed,
+                          scores_before=spec.scores)
+    return ArmPlans(arm_name, plans)
 
 
 def start_shard(plans: ArmPlans, key: ShardKey, pool=None) -> list:
@@ -66,26 +63,7 @@ def start_shard(plans: ArmPlans, key: ShardKey, pool=None) -> list:
     With a runner WorkPool the rotations are split over its threads; without one they are
     played here, on this thread, and the waiters hold the finished rows.
     """
-    from canasta_sim import runner
-
-    games = plans.plans[0].games is not None
-    waiters = []
-    for plan in plans.plans:
-        if pool is not None:
-            start = pool.start_games if games else pool.start_deals
-            waiters.append(start(plan, key.first, key.count).wait)
-        elif games:
-            rows = runner.play_game_range(plan, key.first, key.count)
-            waiters.append(lambda rows=rows: rows)
-        else:
-            import numpy as np
-
-            from canasta_sim.kernels.game import layout
-
-            out = np.zeros((key.count, layout.NCOLS), dtype=np.int64)
-            runner.play_range(plan, key.first, out)
-            waiters.append(lambda out=out: out)
-    return waiters
+    return start_arms(plans.plans, key.first, key.count, pool)
 
 
 def shard_tables(spec: Spec, plans: ArmPlans, key: ShardKey, waiters) -> dict:
@@ -93,22 +71,13 @@ def shard_tables(spec: Spec, plans: ArmPlans, key: ShardKey, waiters) -> dict:
     column and the shard's key in the schema metadata."""
     import pyarrow as pa
 
-    from canasta_sim import results
+    from canasta_sim.runner import rows_tables
 
     parts = {kind: [] for kind in StudyDir("").kinds(spec.games)}
     for rotation, (plan, wait) in enumerate(zip(plans.plans, waiters)):
-        rows = wait()
-        if spec.games:
-            games = results.games_table(rows.games, key.first, plan.seed, plan.rules,
-                                        plan.names, plan.metadata)
-            deals = results.game_deals_table(rows.deals, rows.extras, plan.seed, plan.rules,
-                                             plan.names, plan.metadata)
-            parts["data"].append(_with_rotation(games, rotation))
-            parts["deals"].append(_with_rotation(deals, rotation))
-        else:
-            table = results.results_table(rows, key.first, plan.seed, plan.rules, plan.names,
-                                          metadata=plan.metadata)
-            parts["data"].append(_with_rotation(table, rotation))
+        tables = rows_tables(plan, key.first, wait())
+        for kind, table in zip(parts, tables if spec.games else (tables,)):
+            parts[kind].append(_with_rotation(table, rotation))
     meta = store.shard_metadata(spec, key, len(plans.plans), plans.plans[0].metadata)
     return {kind: pa.concat_tables(tables, promote_options="permissive")
             .replace_schema_metadata(meta) for kind, tables in parts.items()}
@@ -170,24 +139,6 @@ def dask_task(spec_toml: str, arm: str, first: int, count: int, root: str,
 # Planning: what is done, what is missing
 # --------------------------------------------------------------------------------------------
 
-def all_shards(spec: Spec) -> list:
-    """Every shard of the study, range after range, every arm within a range."""
-    return [ShardKey(arm.name, first, count) for first, count in spec.ranges()
-            for arm in spec.arms]
-
-
-def scan(folder: StudyDir, spec: Spec, kernels_hash=None) -> dict:
-    """{ShardKey: record} of the shards whose files are whole and of this spec; BadInput if
-    one was played by other kernels than ``kernels_hash`` (when given)."""
-    rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
-    done = {}
-    for key in all_shards(spec):
-        record = store.shard_is_done(folder, spec, key, rotations[key.arm], kernels_hash)
-        if record is not None:
-            done[key] = record
-    return done
-
-
 def parse_slice(text) -> Optional[tuple]:
     """``i/n`` (1 <= i <= n) -> (i, n); None for None."""
     import re
@@ -209,30 +160,6 @@ def in_slice(index: int, part: Optional[tuple]) -> bool:
 # --------------------------------------------------------------------------------------------
 # Running
 # --------------------------------------------------------------------------------------------
-
-def versions() -> dict:
-    """Versions of canasta-sim, Python and the libraries a study uses (those installed)."""
-    import platform
-    from importlib.metadata import PackageNotFoundError, version
-
-    from canasta_sim import __version__
-
-    found = {"canasta_sim": __version__, "python": platform.python_version()}
-    for name in ("numba", "numpy", "pyarrow", "pandas", "scipy", "matplotlib", "duckdb",
-                 "dask", "distributed"):
-        try:
-            found[name] = version(name)
-        except PackageNotFoundError:
-            pass
-    return found
-
-
-def current_kernels_hash() -> str:
-    """The hash of the installed kernel sources (the numba cache key)."""
-    from canasta_sim._cache import kernels_dir, kernels_hash
-
-    return kernels_hash(kernels_dir())
-
 
 class Progress:
     """A tqdm bar over every deal (game) of every arm and rotation; off when not wanted."""

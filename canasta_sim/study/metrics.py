@@ -8,7 +8,8 @@ rotation of the sides played on it.  For each unit and metric this module gives 
 study have ``y`` = the sum over the game's deals and ``n`` = its deals (a ratio
 estimator clustered by game).
 
-Metrics (every numeric per-deal column, and):
+The metrics, their kinds, units and meanings are those of the catalogue
+(canasta_sim.study.catalogue); in short (every numeric per-deal column, and):
 
 * ``score_diff``: side 0's deal score minus side 1's;
 * ``went_out``: 1 if the deal ended by a player going out (R39), 0 if the stock ran out;
@@ -27,39 +28,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from canasta_sim.kernels.game import layout
+from canasta_sim.study.catalogue import DEAL_SCALARS, LEADER_K, side_metrics
 
-DEAL_SCALARS = ("turns", "stock_left", "upcards_turned", "concealed")
-DERIVED = ("score_diff", "went_out", "first_player_advantage", "first_player_wins_deal")
-GAME_SCALARS = ("win_rate", "deals_per_game", "final_margin", "first_player_won_game",
-                "lead_changes")
-LEADER_K = (1, 2, 3, 4)
 LINEUP_BY_ROTATION = "_lineup_by_rotation"   # not a metric: lineup 0's game results
-KEY_METRICS = ("score_diff", "s0_score", "s1_score", "went_out", "turns",
-               "first_player_advantage", "win_rate", "deals_per_game")
-
-
-def side_metrics(num_sides: int) -> list:
-    """``s{k}_{field}`` for every side and field."""
-    return [f"s{k}_{f}" for k in range(num_sides) for f in layout.SIDE_FIELDS]
-
-
-def deal_metric_names(num_sides: int = layout.MAX_SIDES) -> list:
-    """The per-deal metrics of a rule set with ``num_sides`` sides."""
-    return list(DERIVED) + list(DEAL_SCALARS) + side_metrics(num_sides)
-
-
-def game_metric_names(num_sides: int = layout.MAX_SIDES) -> list:
-    """The per-game metrics of a game study."""
-    return (list(GAME_SCALARS) + [f"s{k}_final" for k in range(num_sides)]
-            + ["comeback"] + [f"leader_wins_k{k}" for k in LEADER_K])
-
-
-def metric_names(games: bool, num_sides: int = layout.MAX_SIDES) -> list:
-    """Every metric of a deal study, or of a game study (per-game, then per-deal)."""
-    if games:
-        return game_metric_names(num_sides) + deal_metric_names(num_sides)
-    return deal_metric_names(num_sides)
 
 
 class Values(NamedTuple):

@@ -18,7 +18,11 @@ from __future__ import annotations
 import io
 import math
 
-from canasta_sim.study.report import _in_order
+from canasta_sim.study.catalogue import metric_kind, metric_unit
+from canasta_sim.study.text import estimate_text
+from canasta_sim.study.text import in_order as _in_order
+from canasta_sim.study.text import ok as _ok
+from canasta_sim.study.text import rows as _rows
 
 __all__ = ["make_plots"]
 
@@ -32,11 +36,6 @@ _STYLE = {
 }
 
 
-def _ok(x) -> bool:
-    """True for a finite number (not a bool)."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
 def _est(obj):
     """(estimate, low, high) of an estimate object, or None; missing ends are the estimate."""
     if not isinstance(obj, dict) or not _ok(obj.get("estimate")):
@@ -45,12 +44,6 @@ def _est(obj):
     low = float(obj["ci_low"]) if _ok(obj.get("ci_low")) else est
     high = float(obj["ci_high"]) if _ok(obj.get("ci_high")) else est
     return est, low, high
-
-
-def _rows(summary, key):
-    """The dicts of the list summary[key] ([] when missing or null)."""
-    value = summary.get(key)
-    return [r for r in value if isinstance(r, dict)] if isinstance(value, list) else []
 
 
 
@@ -85,7 +78,7 @@ def _png(fig) -> bytes:
 
 # --- forest ------------------------------------------------------------------------------------
 
-def _forest(summary, Figure, kind_of, unit_of, fmt):
+def _forest(summary, Figure):
     """Every effect with its CI, one panel per metric (own unit), arms as coloured rows.
 
     Up to 24 metrics sit in two columns with the estimate and interval written beside each
@@ -110,9 +103,9 @@ def _forest(summary, Figure, kind_of, unit_of, fmt):
     baseline = effects[0].get("baseline") or (summary.get("study") or {}).get("baseline")
     for index, metric in enumerate(metrics):
         ax = axes[index // ncols][index % ncols]
-        kind = kind_of(metric)
+        kind = metric_kind(metric)
         factor = 100.0 if kind == "share" else 1.0
-        unit = unit_of(metric, kind)
+        unit = metric_unit(metric, diff=True)
         lows, highs = [0.0], [0.0]
         for row, arm in enumerate(arms):
             est = _est(table.get((metric, arm)))
@@ -128,7 +121,7 @@ def _forest(summary, Figure, kind_of, unit_of, fmt):
             lows.append(low)
             highs.append(high)
             if labelled:
-                ax.annotate(fmt(table[(metric, arm)], kind), xy=(1.0, y),
+                ax.annotate(estimate_text(table[(metric, arm)], kind, diff=True), xy=(1.0, y),
                             xycoords=("axes fraction", "data"), xytext=(6, 0),
                             textcoords="offset points", va="center", ha="left", fontsize=8.5,
                             color=color, annotation_clip=False)
@@ -171,7 +164,7 @@ def _sweep_metrics(available):
     return chosen
 
 
-def _sweep(summary, sweep, Figure, kind_of, unit_of):
+def _sweep(summary, sweep, Figure):
     """The effect on the key metrics against the swept value, with a CI band."""
     arms, values = sweep.get("arms") or [], sweep.get("values") or []
     if len(arms) != len(values) or len(arms) < 2:
@@ -191,9 +184,9 @@ def _sweep(summary, sweep, Figure, kind_of, unit_of):
     fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
     axes = fig.subplots(1, len(metrics), squeeze=False)[0]
     for ax, metric in zip(axes, metrics):
-        kind = kind_of(metric)
+        kind = metric_kind(metric)
         factor = 100.0 if kind == "share" else 1.0
-        unit = unit_of(metric, kind)
+        unit = metric_unit(metric, diff=True)
         px, est, low, high = [], [], [], []
         base_x = None
         for x, arm in zip(xs, arms):
@@ -416,21 +409,10 @@ def make_plots(summary: dict) -> dict:
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from canasta_sim.study.report import estimate_text, metric_kind, metric_unit
-
-    def kind_of(metric):
-        return metric_kind(metric, summary)
-
-    def unit_of(metric, kind, diff=True):
-        return metric_unit(metric, kind, diff)
-
-    def fmt(obj, kind):
-        return estimate_text(obj, kind, diff=True)
-
-    builders = [("forest", lambda: _forest(summary, Figure, kind_of, unit_of, fmt))]
+    builders = [("forest", lambda: _forest(summary, Figure))]
     for sweep in _rows(summary, "sweeps"):
         name = "sweep-" + str(sweep.get("parameter") or "value").replace("/", "_")
-        builders.append((name, lambda s=sweep: _sweep(summary, s, Figure, kind_of, unit_of)))
+        builders.append((name, lambda s=sweep: _sweep(summary, s, Figure)))
     builders += [("matrix", lambda: _matrix(summary, Figure)),
                  ("duration", lambda: _duration(summary, Figure)),
                  ("leader-wins", lambda: _leader_wins(summary, Figure))]

@@ -19,6 +19,17 @@ import math
 import os
 import re
 
+from canasta_sim.study.catalogue import metric_kind, metric_label, metric_unit
+from canasta_sim.study.text import ci_text as _ci
+from canasta_sim.study.text import est_ok as _est_ok
+from canasta_sim.study.text import estimate_text
+from canasta_sim.study.text import fmt as _fmt
+from canasta_sim.study.text import in_order as _in_order
+from canasta_sim.study.text import ok as _ok
+from canasta_sim.study.text import point_text as _point
+from canasta_sim.study.text import row_decimals as _row_decimals
+from canasta_sim.study.text import rows as _rows
+
 __all__ = ["write_report", "main_table", "render_markdown", "render_html", "metric_kind",
            "metric_label", "metric_unit", "estimate_text"]
 
@@ -27,33 +38,6 @@ __all__ = ["write_report", "main_table", "render_markdown", "render_html", "metr
 KEY_METRICS = ("score_diff", "s0_score", "turns", "went_out", "deals_per_game")
 KEY_METRICS_GAME = ("win_rate", "score_diff", "deals_per_game", "turns", "went_out")
 
-# metric -> (kind, words); kind is "points", "share" (0..1) or "count" (turns, cards, ...)
-KNOWN_METRICS = {
-    "score_diff": ("points", "the deal-score difference (side 0 minus side 1)"),
-    "turns": ("count", "turns per deal"),
-    "went_out": ("share", "the share of deals ended by going out"),
-    "concealed": ("share", "the share of deals ended by going out concealed"),
-    "stock_end": ("share", "the share of deals ended by the stock"),
-    "stock_left": ("count", "the cards left in the stock"),
-    "upcards_turned": ("count", "the upcards turned"),
-    "deals_per_game": ("count", "deals per game"),
-    "final_margin": ("points", "the final margin (winner minus runner-up)"),
-    "first_player_advantage": ("points", "the first player's advantage in deal score"),
-    "first_player_wins_deal": ("share", "the share of deals won by the first player's side"),
-    "win_rate": ("share", "side 0's game win rate"),
-    "first_player_won_game": ("share", "the share of games won by the first player's side"),
-    "lead_changes": ("count", "lead changes per game"),
-    "comeback": ("share", "the share of decided games won from behind"),
-}
-_SIDE_FIELDS = {
-    "score": ("points", "deal score"), "melds": ("points", "meld points"),
-    "natural": ("count", "natural canastas"), "mixed": ("count", "mixed canastas"),
-    "canasta_bonus": ("points", "canasta bonus"), "red3": ("count", "red threes"),
-    "red3_dealt": ("count", "red threes dealt"), "red3_points": ("points", "red-three points"),
-    "out_bonus": ("points", "going-out bonus"), "hand": ("points", "hand penalty"),
-    "melded": ("share", "share of deals with a meld"), "pile_takes": ("count", "pile takes"),
-    "final": ("points", "final score"),
-}
 # the methods of docs/study-summary.md in words
 METHOD_WORDS = {
     "mean-normal": "mean of independent units, normal interval from the sample variance",
@@ -77,58 +61,9 @@ _MISSING = "–"
 
 # --- numbers -----------------------------------------------------------------------------------
 
-def _ok(x) -> bool:
-    """True for a finite int or float (not a bool, not None, not NaN/inf)."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
-def _est_ok(obj) -> bool:
-    """True for an estimate object whose point estimate is a number."""
-    return isinstance(obj, dict) and _ok(obj.get("estimate"))
-
-
 def _int(x) -> str:
     """An integer count with thousands separators."""
     return f"{int(round(x)):,}" if _ok(x) else ""
-
-
-def _fmt(x, kind="points", diff=False, decimals=None, unit=True) -> str:
-    """A number in its unit: points 1 decimal, count 2 decimals, share as %, elo 0 decimals.
-
-    ``diff`` marks a difference: the sign is always shown and a share difference is written
-    in percentage points (pp).  ``decimals`` overrides the kind's default; ``unit=False``
-    leaves off the % / pp of a share.
-    """
-    if not _ok(x):
-        return ""
-    value = 100.0 * x if kind == "share" else float(x)
-    if decimals is None:
-        decimals = {"points": 1, "count": 2, "share": 1, "elo": 0, "ratio": 2}.get(kind, 2)
-    sign = "+" if diff else ""
-    text = f"{value:{sign},.{decimals}f}"
-    if float(text.replace(",", "")) == 0.0:  # no "-0.0" / "+0.0"
-        text = f"{0.0:.{decimals}f}"
-    if kind == "share" and unit:
-        text += " pp" if diff else "%"
-    return text
-
-
-def _decimals(obj, kind, low="ci_low", high="ci_high"):
-    """Decimals for an estimate object: shares and counts get more when the CI is narrow."""
-    if not isinstance(obj, dict):
-        return None
-    values = [obj.get(k) for k in ("estimate", low, high)]
-    if obj.get("method") == "order-statistic" and kind in ("count", "points") \
-            and all(_ok(v) and float(v).is_integer() for v in values):
-        return 0  # a median of whole numbers
-    if kind not in ("share", "count"):
-        return None
-    if not (_ok(obj.get(low)) and _ok(obj.get(high))):
-        return None
-    width = (obj[high] - obj[low]) * (100.0 if kind == "share" else 1.0)
-    if kind == "share":
-        return 1 if width >= 0.5 else (2 if width >= 0.05 else 3)
-    return 1 if width >= 0.5 else (2 if width >= 0.02 else 3)
 
 
 def _fmt_p(p) -> str:
@@ -161,38 +96,6 @@ def _fmt_share_extreme(x) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _ci(obj, kind, diff=False, low="ci_low", high="ci_high", sep=" to ", unit=False,
-        decimals=None) -> str:
-    """'lo to hi' of an estimate object ('' when either end is missing); ``unit``: with % / pp."""
-    if not isinstance(obj, dict) or not (_ok(obj.get(low)) and _ok(obj.get(high))):
-        return ""
-    d = decimals if decimals is not None else _decimals(obj, kind)
-    return (f"{_fmt(obj[low], kind, diff, d, unit)}{sep}"
-            f"{_fmt(obj[high], kind, diff, d, unit)}")
-
-
-def _point(obj, kind, diff=False, decimals=None) -> str:
-    """The point estimate of an estimate object, with the precision its interval needs."""
-    if not _est_ok(obj):
-        return ""
-    return _fmt(obj["estimate"], kind, diff,
-                decimals if decimals is not None else _decimals(obj, kind))
-
-
-def _row_decimals(objs, kind):
-    """One precision for several estimate objects shown side by side (the finest needed)."""
-    found = [d for d in (_decimals(o, kind) for o in objs if _est_ok(o)) if d is not None]
-    return max(found) if found else None
-
-
-def _est_ci(obj, kind, diff=False) -> str:
-    """'est [lo, hi]' of an estimate object ('' when there is no estimate)."""
-    if not _est_ok(obj):
-        return ""
-    ci = _ci(obj, kind, diff, sep=", ")
-    return f"{_point(obj, kind, diff)} [{ci}]" if ci else _point(obj, kind, diff)
-
-
 def _words_est(obj, kind, diff=False) -> str:
     """'est (95% CI lo to hi)' for sentences."""
     if not _est_ok(obj):
@@ -204,75 +107,9 @@ def _words_est(obj, kind, diff=False) -> str:
 
 # --- metrics -----------------------------------------------------------------------------------
 
-def metric_kind(metric: str, summary: dict | None = None) -> str:
-    """The unit kind of a metric: 'points', 'share' (0..1) or 'count'.
-
-    Known names first, then a Wilson interval among the summary's means marks a share,
-    then the name's ending (``s{k}_<field>`` of the output columns).
-    """
-    if metric in KNOWN_METRICS:
-        return KNOWN_METRICS[metric][0]
-    match = re.fullmatch(r"s(\d)_(\w+)", metric)
-    if match and match.group(2) in _SIDE_FIELDS:
-        return _SIDE_FIELDS[match.group(2)][0]
-    if re.fullmatch(r"leader_wins_k\d+", metric):
-        return "share"
-    if summary:
-        for row in summary.get("means") or []:
-            if isinstance(row, dict) and row.get("metric") == metric:
-                if row.get("method") == "wilson":
-                    return "share"
-                break
-    if re.search(r"(share|rate|_won|wins?$)", metric):
-        return "share"
-    if re.search(r"(score|diff|points|bonus|margin|melds|hand)", metric):
-        return "points"
-    return "count"
-
-
-_COUNT_UNITS = {"turns": "turns", "stock_left": "cards", "upcards_turned": "cards",
-                "deals_per_game": "deals", "pile_takes": "takes", "natural": "canastas",
-                "mixed": "canastas", "red3": "cards", "red3_dealt": "cards"}
-
-
-def metric_unit(metric: str, kind: str, diff: bool = False) -> str:
-    """The unit of a metric's values for axis labels ('points', '%', 'pp', 'turns', ...)."""
-    if kind == "share":
-        return "pp" if diff else "%"
-    if kind == "points":
-        return "points"
-    match = re.fullmatch(r"s\d_(\w+)", metric)
-    return _COUNT_UNITS.get(match.group(1) if match else metric, "")
-
-
-def metric_label(metric: str) -> str:
-    """The metric in words, for sentences (the name itself when unknown)."""
-    if metric in KNOWN_METRICS:
-        return KNOWN_METRICS[metric][1]
-    match = re.fullmatch(r"s(\d)_(\w+)", metric)
-    if match and match.group(2) in _SIDE_FIELDS:
-        return f"side {match.group(1)}'s {_SIDE_FIELDS[match.group(2)][1]}"
-    return metric.replace("_", " ")
-
-
 def _unit_words(kind) -> str:
     """The unit of a difference in words ('points', 'percentage points', '')."""
     return {"points": " points", "share": ""}.get(kind, "")
-
-
-def _in_order(values):
-    """Unique values in first-seen order."""
-    seen = []
-    for value in values:
-        if value not in seen:
-            seen.append(value)
-    return seen
-
-
-def _rows(summary, key):
-    """The list summary[key], keeping only dicts (missing or null -> [])."""
-    value = summary.get(key)
-    return [row for row in value if isinstance(row, dict)] if isinstance(value, list) else []
 
 
 def _study(summary) -> dict:
@@ -379,7 +216,7 @@ def _answer(summary) -> str:
         clauses = []
         for index, metric in enumerate(keys):
             e = mine[metric]
-            kind = metric_kind(metric, summary)
+            kind = metric_kind(metric)
             ci = _ci(e, kind, diff=True, unit=True)
             text = f"{metric_label(metric)} by {_point(e, kind, True)}{_unit_words(kind)}"
             if not ci and e["estimate"] == 0 and _ok(e.get("correlation")) \
@@ -419,7 +256,7 @@ def _answer(summary) -> str:
             mine = {r.get("metric"): r for r in means if r.get("arm") == arm and _est_ok(r)}
             keys = _key_metrics(summary, list(mine), limit=3)
             if keys:
-                texts = [f"{metric_label(m)} {_words_est(mine[m], metric_kind(m, summary))}"
+                texts = [f"{metric_label(m)} {_words_est(mine[m], metric_kind(m))}"
                          for m in keys]
                 parts.append(f"Arm {arm}: " + "; ".join(texts) + ".")
     if not parts:
@@ -438,7 +275,7 @@ def _answer_many(summary, effects, arms, baseline, holm) -> list:
     metrics = _in_order(e.get("metric") for e in effects if _est_ok(e))
     sentences = []
     for index, metric in enumerate(_key_metrics(summary, metrics, limit=3)):
-        kind = metric_kind(metric, summary)
+        kind = metric_kind(metric)
         label, unit = metric_label(metric), _unit_words(kind)
         group = {e.get("arm"): e for e in effects if e.get("metric") == metric and _est_ok(e)}
         d = _row_decimals(list(group.values()), kind)
@@ -499,7 +336,7 @@ def _match_sentence(match) -> str:
 def _sprt_sentence(summary, sprt) -> str:
     """The sequential test in words."""
     metric = sprt.get("metric") or "the tested metric"
-    kind = metric_kind(metric, summary) if sprt.get("metric") else "points"
+    kind = metric_kind(metric) if sprt.get("metric") else "points"
     decision = sprt.get("decision")
     what = {"H1": "accepted H1", "H0": "accepted H0"}.get(decision, "was still undecided")
     hyp = ""
@@ -664,7 +501,7 @@ def _effects_blocks(summary, only=None):
     metrics = _in_order(e.get("metric") for e in effects)
     rows = []
     for metric in metrics:
-        kind = metric_kind(metric, summary)
+        kind = metric_kind(metric)
         group = [e for e in effects if e.get("metric") == metric]
         d = _row_decimals(group, kind)
         rel_d = _row_decimals([e.get("relative") for e in group], "share")
@@ -700,7 +537,7 @@ def _wide_blocks(summary, key, intro):
     metrics = _in_order(r.get("metric") for r in items)
     rows = []
     for metric in metrics:
-        kind = metric_kind(metric, summary)
+        kind = metric_kind(metric)
         methods = _in_order(table[(metric, a)].get("method") for a in arms
                             if (metric, a) in table and table[(metric, a)].get("method"))
         ns = _in_order(table[(metric, a)].get("n") for a in arms if (metric, a) in table)
@@ -854,7 +691,7 @@ def _sprt_blocks(summary):
     if not isinstance(sprt, dict):
         return []
     metric = sprt.get("metric")
-    kind = metric_kind(metric, summary) if metric else "points"
+    kind = metric_kind(metric) if metric else "points"
     kv = []
 
     def add(key, value):
@@ -1307,10 +1144,10 @@ def main_table(summary: dict) -> str:
         for m in matches:
             row = ([m.get("arm") or ""] if named else []) + [
                 m.get("a") or "", m.get("b") or "",
-                _est_ci(m.get("points_per_deal"), "points", True)]
+                estimate_text(m.get("points_per_deal"), "points", True)]
             if games:
-                row += [_est_ci(m.get("win_rate"), "share"),
-                        _est_ci(m.get("elo"), "elo", True)]
+                row += [estimate_text(m.get("win_rate"), "share"),
+                        estimate_text(m.get("elo"), "elo", True)]
             rows.append(row)
         lines += _text_table(headers, rows, aligns)
         lines.append("a against b; 95% intervals in brackets"
@@ -1329,7 +1166,7 @@ def main_table(summary: dict) -> str:
             mine = {e.get("metric"): e for e in effects if e.get("arm") == arm}
             for metric in _key_metrics(summary, list(mine)):
                 e = mine[metric]
-                kind = metric_kind(metric, summary)
+                kind = metric_kind(metric)
                 row = [arm, metric, _point(e, kind, True),
                        "identical" if _identical(e) else _ci(e, kind, True),
                        _fmt_p(e.get("p_value"))]
@@ -1345,7 +1182,7 @@ def main_table(summary: dict) -> str:
         for arm in _in_order(r.get("arm") for r in means):
             mine = {r.get("metric"): r for r in means if r.get("arm") == arm}
             for metric in _key_metrics(summary, list(mine)):
-                kind = metric_kind(metric, summary)
+                kind = metric_kind(metric)
                 rows.append([arm, metric, _point(mine[metric], kind),
                              _ci(mine[metric], kind)])
         if rows:
@@ -1399,7 +1236,3 @@ def write_report(summary: dict, folder) -> list:
     written.append(write_text(render_html(summary, pngs), os.path.join(folder, "report.html")))
     return written
 
-
-def estimate_text(obj, kind: str, diff: bool = False) -> str:
-    """'est [lo, hi]' of an estimate object in the unit of ``kind`` (for plot labels)."""
-    return _est_ci(obj, kind, diff)

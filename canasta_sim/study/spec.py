@@ -75,8 +75,9 @@ class Arm(NamedTuple):
 
     def rotated(self, rotation: int) -> tuple:
         """Seat policies with the sides rotated: side k plays side (k + rotation)'s lineup."""
-        n = len(self.policies)
-        return tuple(self.policies[(seat + rotation) % n] for seat in range(n))
+        from canasta_sim.arms import rotated
+
+        return rotated(self.policies, rotation)
 
     def lineups(self) -> list:
         """Per side, the policies of its seats (one name when they agree)."""
@@ -436,7 +437,7 @@ def expand_sweeps(base: Arm, texts) -> list:
 def _swept_arm(base: Arm, axes, combo) -> Arm:
     """The arm of one combination of swept values."""
     from canasta_sim import sweep as policy_sweep
-    from canasta_sim.policies import format_number
+    from canasta_sim.numbers import format_number
 
     rules, policies = base.rules, base.policies_text()
     swept, suffix = [], []
@@ -589,7 +590,7 @@ def _check_sprt_metric(metric, design, games, num_arms, num_sides):
             raise BadInput(f"--sprt with a duplicate design needs exactly one arm (one match), "
                            f"the study has {num_arms}: accepted: one [[arms]] table")
     else:
-        from canasta_sim.study.metrics import metric_names
+        from canasta_sim.study.catalogue import metric_names
 
         allowed = metric_names(games, num_sides)
         if num_arms != 2:

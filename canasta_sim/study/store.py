@@ -329,6 +329,41 @@ def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int,
     return shard_record(key, "done", records["data"], records.get("deals"))
 
 
+def all_shards(spec) -> list:
+    """Every shard of the study, range after range, every arm within a range."""
+    return [ShardKey(arm.name, first, count) for first, count in spec.ranges()
+            for arm in spec.arms]
+
+
+def scan(folder: StudyDir, spec, kernels_hash=None) -> dict:
+    """{ShardKey: record} of the shards whose files are whole and of this spec; BadInput if
+    one was played by other kernels than ``kernels_hash`` (when given)."""
+    rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
+    done = {}
+    for key in all_shards(spec):
+        record = shard_is_done(folder, spec, key, rotations[key.arm], kernels_hash)
+        if record is not None:
+            done[key] = record
+    return done
+
+
+def versions() -> dict:
+    """Versions of canasta-sim, Python and the libraries a study uses (those installed)."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    from canasta_sim import __version__
+
+    found = {"canasta_sim": __version__, "python": platform.python_version()}
+    for name in ("numba", "numpy", "pyarrow", "pandas", "scipy", "matplotlib", "duckdb",
+                 "dask", "distributed"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            pass
+    return found
+
+
 def list_part_files(folder: StudyDir, arm: str, kind: str = "data") -> list:
     """(first, count, path) of the shard files present for ``arm``, by first unit."""
     directory = folder.arm_dir(arm, kind)

@@ -2,7 +2,7 @@
 
 The shards are read one range at a time (every arm's shard of that range together, only
 the columns the metrics need), turned into per-unit values (canasta_sim.study.metrics)
-and added to streaming sums (canasta_sim.study.stats); nothing holds all rows at once,
+and added to streaming sums (canasta_sim.stats); nothing holds all rows at once,
 so the memory of a report does not grow with the study.  Each arm is compared with the
 baseline unit by unit: deal *i* of an arm with deal *i* of the baseline, game *g* with
 game *g*, so the effect's interval comes from the paired differences.
@@ -19,9 +19,10 @@ from collections import Counter
 
 import numpy as np
 
+from canasta_sim._cache import current_kernels_hash
 from canasta_sim.errors import BadInput
+from canasta_sim.study import catalogue, store
 from canasta_sim.study import metrics as M
-from canasta_sim.study import store
 
 SCHEMA = "canasta-sim.study-summary/1"
 SKIP_COLUMNS = ("rules", "seed") + tuple(f"policy_{k}" for k in range(6))
@@ -34,7 +35,7 @@ def _stats():
     except ModuleNotFoundError:
         raise BadInput("study statistics need scipy: accepted: pip install "
                        "'canasta-sim[study]'") from None
-    from canasta_sim.study import stats
+    from canasta_sim import stats
 
     return stats
 
@@ -59,10 +60,8 @@ class RangeReader:
     def complete_ranges(self, done=None) -> list:
         """(first, count) of the ranges whose shards are done for every arm, in order,
         up to the first incomplete range."""
-        from canasta_sim.study.execute import current_kernels_hash, scan
-
         if done is None:        # shards of other kernels may differ in columns: refused
-            done = scan(self.study.folder, self.spec, current_kernels_hash())
+            done = store.scan(self.study.folder, self.spec, current_kernels_hash())
         names = [a.name for a in self.spec.arms]
         complete = []
         for first, count in self.spec.ranges():
@@ -276,8 +275,6 @@ def build_summary(study, command=None) -> dict:
 
 def _study_block(study, command, units_played, sprt_state) -> dict:
     """The ``study`` object: how the study was made."""
-    from canasta_sim.study.execute import current_kernels_hash, versions
-
     spec = study.spec
     root = study.folder.root
     manifest = study.manifest or {}
@@ -287,14 +284,14 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
             "shard_size": spec.shard_size,
             "spec_hash": spec.spec_hash(),
             "kernels_hash": manifest.get("kernels_hash") or current_kernels_hash(),
-            "versions": manifest.get("versions") or versions(),
+            "versions": manifest.get("versions") or store.versions(),
             "created": manifest.get("created") or store.now(),
             "command": command or _reproduce_command(root),
             "units_planned": spec.units, "units_played": units_played,
             "stopped_early": bool(sprt_state and sprt_state.get("decision") in ("H0", "H1")
                                   and units_played < spec.units),
-            "key_metrics": [m for m in M.KEY_METRICS
-                            if m in M.metric_names(spec.games)]}
+            "key_metrics": [m for m in catalogue.KEY_METRICS
+                            if m in catalogue.metric_names(spec.games)]}
 
 
 def _reproduce_command(root) -> str:
@@ -316,7 +313,7 @@ def _arm_block(arm, acc) -> dict:
 def _metric_order(spec, accs) -> list:
     """The metrics present for the baseline, in the documented order."""
     base = accs[spec.baseline].sums
-    return [m for m in M.metric_names(spec.games) if m in base]
+    return [m for m in catalogue.metric_names(spec.games) if m in base]
 
 
 def _means(spec, accs) -> list:
@@ -365,7 +362,7 @@ def _effects(spec, accs, stats, notes) -> list:
 
 def _ratio_makes_sense(metric, sums) -> bool:
     """A relative effect (ratio - 1) for key metrics whose baseline mean is clearly not 0."""
-    if metric not in M.KEY_METRICS or metric in ("score_diff", "first_player_advantage"):
+    if metric not in catalogue.KEY_METRICS or metric in ("score_diff", "first_player_advantage"):
         return False
     base = sums.mean_b()
     return base.ci_low is not None and (base.ci_low > 0 or base.ci_high < 0)
@@ -433,7 +430,7 @@ def _balance(spec, acc, stats) -> dict:
             *_sorted_hist(acc.hist["deals_per_game"]))
         margin = stats.histogram_summary(*_sorted_hist(acc.hist["final_margin"]))
         block["final_margin"] = {"mean": margin["mean"], "p50": margin["p50"]}
-        block["leader_wins"] = [{"k": k, **mean(f"leader_wins_k{k}")} for k in M.LEADER_K
+        block["leader_wins"] = [{"k": k, **mean(f"leader_wins_k{k}")} for k in catalogue.LEADER_K
                                 if mean(f"leader_wins_k{k}") is not None]
     return block
 

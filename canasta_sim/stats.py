@@ -1,4 +1,8 @@
-"""Statistics of studies: estimates and intervals from streaming sums (pure numpy/scipy).
+"""Statistics of studies, strength and tuning: estimates and intervals from streaming sums
+(pure numpy/scipy).
+
+This module sits below the study layer: canasta_sim.study.summary, canasta_sim.strength and
+canasta_sim.tune all use it, and it imports nothing of the package.
 
 Every estimate is an :class:`Estimate` whose ``method`` is one of the strings of the
 *Methods* table of ``docs/study-summary.md``; ``docs/statistics.md`` explains each method,

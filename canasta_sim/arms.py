@@ -1,0 +1,106 @@
+"""Arms on common deals: several lineups played on the very same deal (or game) seeds.
+
+An *arm* is one validated runner :class:`~canasta_sim.runner.Plan`: a rule set and a policy
+per seat, with their parameters.  Arms planned together share the master seed and play the
+same range of deal (or game) indices, so deal *i* is the same deal in every arm (common
+random numbers, STYLE.md pattern 5).  Sweeps (canasta_sim.sweep), head-to-head strength
+(canasta_sim.strength), tuning (canasta_sim.tune) and studies (canasta_sim.study.execute)
+all plan and play their arms here:
+
+* :func:`plan_arms`: one plan per seat lineup, every input checked before anything plays;
+* :func:`seats_for` and :func:`rotated`: a lineup by side, and the sides rotated (a
+  duplicate design plays every seed once per rotation);
+* :func:`start_arms` and :func:`play_arms`: every arm on the same range, on a runner
+  WorkPool or on this thread;
+* :func:`side_results` and :func:`pair_counts`: lineup A's result per game seed and the
+  pentanomial statistics of the seeds played both ways round.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from canasta_sim import runner
+from canasta_sim.kernels.game import layout
+from canasta_sim.rules import parse_rules
+from canasta_sim.stats import MatchStats
+
+
+def seats_for(a: str, b: str, num_players: int, num_sides: int) -> str:
+    """Policies of every seat with A on side 0 and B on every other side."""
+    return ",".join(a if seat % num_sides == 0 else b for seat in range(num_players))
+
+
+def rotated(seats: Sequence[str], rotation: int) -> tuple:
+    """Seat policies with the sides rotated: seat s plays seat (s + rotation)'s policy, so
+    side k plays side (k + rotation)'s lineup and lineup 0 sits on side -rotation."""
+    n = len(seats)
+    return tuple(seats[(seat + rotation) % n] for seat in range(n))
+
+
+def plan_arms(lineups: Sequence[str], rules="classic", **common) -> tuple:
+    """One validated plan per seat lineup (policies text), all on the same seeds.
+
+    ``common`` are :func:`canasta_sim.runner.prepare`'s other arguments (deals or games,
+    seed, scores_before, first_deal, first_game), the same for every arm; the rule set is
+    parsed once.  Raises BadInput before anything is played."""
+    rules = parse_rules(rules)
+    return tuple(runner.prepare(rules=rules, policies=lineup, **common) for lineup in lineups)
+
+
+def start_arm(plan, first: int, count: int, pool=None):
+    """Start playing units first..first+count-1 of one arm; returns a waiter giving its rows
+    (deal rows, or GameRows for a games plan).  With a runner WorkPool the range is split
+    over its threads; without one it is played here, on this thread."""
+    games = plan.games is not None
+    if pool is not None:
+        start = pool.start_games if games else pool.start_deals
+        return start(plan, first, count).wait
+    if games:
+        rows = runner.play_game_range(plan, first, count)
+    else:
+        rows = np.zeros((count, layout.NCOLS), dtype=np.int64)
+        runner.play_range(plan, first, rows)
+    return lambda: rows
+
+
+def start_arms(plans: Sequence, first: int, count: int, pool=None) -> list:
+    """Start every arm on the same range; one waiter per arm (see :func:`start_arm`)."""
+    return [start_arm(plan, first, count, pool) for plan in plans]
+
+
+def play_arms(plans: Sequence, first: int, counts, threads=None) -> list:
+    """The rows of every arm on units first..first+count-1 (``counts``: one count for every
+    arm, or one per arm), played on ``threads`` worker threads (default: every core)."""
+    if isinstance(counts, (int, np.integer)):
+        counts = [counts] * len(plans)
+    with runner.WorkPool(runner.check_threads(threads)) as pool:
+        waiters = [start_arm(plan, first, count, pool) for plan, count in zip(plans, counts)]
+        return [wait() for wait in waiters]
+
+
+def side_results(games_table, a_side: int, first: int, count: int) -> tuple:
+    """(A's result, A's final margin) per game index first .. first + count - 1 of a games
+    table with lineup A on ``a_side``: result 1 win, 0.5 draw, 0 loss; both NaN for a game
+    cut off unfinished (or missing from the table)."""
+    winner = games_table["winner"].to_numpy()
+    ended = games_table["ended"].to_pandas().astype(str).to_numpy()
+    result = np.where(winner == a_side, 1.0, np.where(ended == "draw", 0.5, 0.0))
+    result[ended == "cut"] = np.nan
+    finals = (games_table[f"s{a_side}_final"].to_numpy().astype(np.float64)
+              - games_table[f"s{1 - a_side}_final"].to_numpy().astype(np.float64))
+    finals[ended == "cut"] = np.nan
+    where = games_table["game"].to_numpy() - first
+    out_result, out_margin = np.full(count, np.nan), np.full(count, np.nan)
+    out_result[where], out_margin[where] = result, finals
+    return out_result, out_margin
+
+
+def pair_counts(a_first, a_second) -> MatchStats:
+    """The pentanomial statistics of the seeds played both ways round, leaving out pairs
+    with a game cut off (NaN)."""
+    k = min(len(a_first), len(a_second))
+    first, second = np.asarray(a_first[:k]), np.asarray(a_second[:k])
+    keep = ~(np.isnan(first) | np.isnan(second))
+    return MatchStats.from_games(first[keep], second[keep])
