@@ -175,3 +175,31 @@ def test_warm_says_loaded_or_compiled():
     assert f"cache: {_cache.active_folder()}" in done.stdout
     again = CliRunner().invoke(cli, ["warm"])     # in this process: ready either way
     assert again.exit_code == 0 and "play_deals_nb: " in again.output
+
+
+def test_the_cache_key_sees_every_kernel_file(tmp_path):
+    """An edit to a kernel in any sub-folder, a file added or a file moved gives a new
+    kernels hash, so a cache compiled from other sources is never reused; the same sources
+    copied elsewhere give the same hash."""
+    from canasta_sim._cache import kernels_dir, kernels_hash
+
+    tree = tmp_path / "kernels"
+    shutil.copytree(kernels_dir(), tree, ignore=shutil.ignore_patterns("__pycache__"))
+    base = kernels_hash(tree)
+    assert base == kernels_hash(kernels_dir())                 # path-independent
+
+    def changed(edit):
+        copy = tmp_path / f"copy{len(list(tmp_path.iterdir()))}"
+        shutil.copytree(tree, copy)
+        edit(copy)
+        return kernels_hash(copy)
+
+    def append(rel):
+        return lambda root: (root / rel).write_text((root / rel).read_text() + "\n# edit\n")
+
+    seen = {base}
+    for rel in ("jit.py", "game/options.py", "players/switch.py", "play/turn.py"):
+        seen.add(changed(append(rel)))
+    seen.add(changed(lambda root: (root / "game" / "extra.py").write_text("X = 1\n")))
+    seen.add(changed(lambda root: (root / "game" / "cards.py").rename(root / "play" / "cards.py")))
+    assert len(seen) == 7                                      # every change, a new hash
