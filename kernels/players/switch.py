@@ -146,23 +146,23 @@ def pick_option_nb(rules, S, buf, seat, table, decision, n):
     hands, melds, pile, st, seatv, sidev, rng, ws = \
         S.hands, S.melds, S.pile, S.st, S.seatv, S.sidev, S.rng, S.ws
     policy = table.pol[seat]
-    params = table.params[seat]
     opts = table.opts
     if is_club_nb(policy) and decision == DEC_DISCARD:
         i = club_discard_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN], seat,
-                            policy, params, opts, n)
+                            policy, table.params[seat], opts, n)
     elif is_club_nb(policy):
-        i = club_decide_nb(rules, S, seat, policy, params, decision, opts, n)
+        i = club_decide_nb(rules, S, seat, policy, table.params[seat], decision, opts, n)
     elif policy == POLICY_USER:
         i = 0 if n == 1 else user_decide_nb(rules, hands, melds, pile, st, seatv, sidev, rng, ws,
-                                            seat, table.pol, params, decision, opts, n)
+                                            seat, table.pol, table.params[seat], decision, opts,
+                                            n)
     elif n == 1:
         i = 0
     elif policy == POLICY_RANDOM:
         i = random_pick_nb(rng, STREAM_POLICY + seat, n)
     elif policy == POLICY_GREEDY:
-        i = greedy_nb(rules, params, decision, opts, n, hands[seat], melds, side_of_nb(st, seat),
-                      ws[WS_SCORES])
+        i = greedy_nb(rules, table.params[seat], decision, opts, n, hands[seat], melds,
+                      side_of_nb(st, seat), ws[WS_SCORES])
     else:
         i = 0
     if st[ST_TRACE_ON] == 2:
