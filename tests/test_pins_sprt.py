@@ -1,4 +1,4 @@
-"""Pins: the sequential test's bounds with alpha != beta (canasta_sim/study/stats.py, the
+"""Pins: the sequential test's bounds with alpha != beta (canasta_sim/stats.py, the
 study spec's [sprt] table, ``compare --alpha/--beta``, ``tune --alpha/--beta``).
 
 Wald: accept H1 once the log-likelihood ratio reaches log((1 - beta) / alpha), accept H0
@@ -13,7 +13,7 @@ import math
 import pytest
 from click.testing import CliRunner
 
-from canasta_sim.study.stats import Sprt, sprt_bounds, sprt_decision
+from canasta_sim.stats import Sprt, sprt_bounds, sprt_decision
 
 ALPHA, BETA = 0.01, 0.20
 LOWER = math.log(BETA / (1 - ALPHA))          # -1.5994...
