@@ -121,22 +121,8 @@ def test_wave_size_option_default_validation_and_shards():
         load_spec(SPEC.replace("h1 = 0.01", "h1 = 1"))
 
 
-STUDY = """
-[study]
-seed = 3
-deals = 3000
-shard_size = SHARD
-[[arms]]
-name = "classic"
-[[arms]]
-name = "b3f"
-rules = "classic(black_three_freezes=true)"
-[sprt]
-metric = "went_out"
-h0 = 0
-h1 = 0.3
-wave_size = 250
-"""
+STUDY = (SPEC.replace("seed = 1\ndeals = 100000", "seed = 3\ndeals = 3000\nshard_size = SHARD")
+         .replace("h1 = 0.01", "h1 = 0.3") + "wave_size = 250\n")
 
 
 def test_a_study_tests_a_share_with_the_gsprt_every_wave_size_deals(tmp_path):
