@@ -18,7 +18,10 @@ Public names: :data:`Z95`, :class:`Estimate`, :class:`Effect`, :class:`PairedSum
 :func:`normal_interval`, :func:`holm`, :func:`holm_intervals`, :func:`proportion`,
 :func:`wilson`, :func:`quantile`, :func:`histogram_summary`, :class:`MatchStats`,
 :func:`elo_from_score`, :func:`sprt_bounds`, :func:`sprt_llr`, :func:`sprt_decision`,
-:class:`Sprt`.  scipy is imported only by the functions that need it.
+:class:`Sprt`; for 0..1 shares :data:`FEW_EVENTS`, :func:`share`, :func:`share_interval`,
+:func:`clopper_pearson`, :func:`effective_share`, :func:`paired_share_difference`,
+:func:`mover_difference`, :func:`newcombe_phi` and for the SPRT of 0/1 metrics
+:func:`gsprt_llr`.  scipy is imported only by the functions that need it.
 """
 from __future__ import annotations
 
@@ -113,6 +116,12 @@ _SECOND = ("ya_ya", "ya_na", "na_na", "yb_yb", "yb_nb", "nb_nb",
            "ya_yb", "ya_nb", "na_yb", "na_nb")
 
 
+def _all_binary(values) -> bool:
+    """Whether every value is exactly 0 or 1."""
+    values = np.asarray(values, dtype=np.float64)
+    return bool(np.all((values == 0) | (values == 1)))
+
+
 class PairedSums:
     """Streaming sums over units; each unit i has a numerator y and a denominator n for arm a,
     and optionally the same for a baseline b paired with it (the same deal seed / game seed).
@@ -145,6 +154,7 @@ class PairedSums:
         self._partial_units = 0
         self._raw = []               # the units themselves while there are few: (k, 4)
         self._raw_units = 0
+        self.binary = True           # every unit 0 or 1 in both arms, no denominators
 
     @property
     def units(self) -> int:
@@ -163,6 +173,8 @@ class PairedSums:
             raise ValueError("unpaired sums take no y_b/n_b")
         if n_a is not None or n_b is not None:
             self.ratio = True
+        self.binary = self.binary and n_a is None and n_b is None and _all_binary(y_a) and \
+            (y_b is None or _all_binary(y_b))
         n_a = np.ones(k) if n_a is None else np.asarray(n_a, dtype=np.float64).ravel()
         if self.paired:
             y_b = np.asarray(y_b, dtype=np.float64).ravel()
@@ -256,6 +268,7 @@ class PairedSums:
             self.ref_a, self.ref_b = other.ref_a, other.ref_b
         other._rebase(self.ref_a, self.ref_b)
         self.ratio = self.ratio or other.ratio
+        self.binary = self.binary and other.binary
         for key in self._s:
             self._s[key] += other._s[key]
         if self._partial_units:
@@ -274,6 +287,7 @@ class PairedSums:
         """An independent copy."""
         new = PairedSums(self.paired, self.block)
         new.ratio, new.ref_a, new.ref_b = self.ratio, self.ref_a, self.ref_b
+        new.binary = self.binary
         new._units, new._s = self._units, dict(self._s)
         new._blocks = [b.copy() for b in self._blocks]
         new._partial, new._partial_units = self._partial.copy(), self._partial_units
@@ -350,6 +364,99 @@ class PairedSums:
         low, high = normal_interval(estimate, se, level)
         return Effect(Estimate(estimate, low, high, m, method, se), _p_normal(estimate, se),
                       correlation, reduction)
+
+    # shares: 0..1 metrics -------------------------------------------------------------------
+
+    def _total(self, side) -> float:
+        """One arm's sum of (unshifted) numerators."""
+        ref = (self.ref_a if side == "a" else self.ref_b) or 0.0
+        return self._s["y" + side] + ref * self._s["n" + side]
+
+    def binary_table(self):
+        """(both, a only, b only, neither): the paired 0/1 units with the event in both arms,
+        in arm a only, in the baseline only, in neither; None unless the sums are paired and
+        every unit was 0 or 1 (no denominators)."""
+        if not (self.paired and self.binary) or self._units == 0:
+            return None
+        s = self._s
+        both = (s["ya_yb"] + self.ref_b * s["ya_nb"] + self.ref_a * s["na_yb"]
+                + self.ref_a * self.ref_b * s["na_nb"])
+        both = int(round(both))
+        a, b = int(round(self._total("a"))), int(round(self._total("b")))
+        return both, a - both, b - both, self._units - a - b + both
+
+    def _share(self, side, level):
+        """One arm's share with an interval inside [0, 1] (see :meth:`share_a`)."""
+        mean = self._mean(side, level)
+        if mean.estimate is None:
+            return mean
+        if self.binary:
+            return share(int(round(self._total(side))), self._units, level)
+        return effective_share(mean, self._s["n" + side] if self.ratio else None, level)
+
+    def share_a(self, level=0.95) -> Estimate:
+        """Arm a's share of a 0..1 metric with an interval that stays inside [0, 1].
+
+        0/1 units: :func:`share` (Wilson, or Clopper-Pearson with fewer than FEW_EVENTS
+        events or non-events).  Other units (a draw counting half, a duplicate seed's mean
+        over rotations, a ratio over a game's deals): :func:`effective_share`."""
+        return self._share("a", level)
+
+    def share_b(self, level=0.95) -> Estimate:
+        """The baseline's share (paired sums only; empty otherwise), as :meth:`share_a`."""
+        if not self.paired:
+            return Estimate(None, None, None, 0, "wilson")
+        return self._share("b", level)
+
+    def share_effect(self, level=0.95) -> Effect:
+        """Arm a's share minus the baseline's, with a paired interval inside [-1, 1].
+
+        0/1 units: :func:`paired_share_difference` (Newcombe's hybrid score interval for
+        paired proportions, exact marginals where few events).  Other units: the MOVER
+        combination (:func:`mover_difference`) of the two arms' :meth:`share_a`-style
+        intervals with the correlation of the paired units.  The p-value is the interval
+        inverted (the largest 1 - level at which it holds 0), so the interval excludes 0
+        exactly when p <= 1 - level."""
+        table = self.binary_table()
+        if table is not None:
+            return paired_share_difference(*table, level=level)
+        effect = self.effect(level)
+        interval = self._share_difference()
+        if interval is None or effect.estimate.estimate is None:
+            return effect
+        estimate = effect.estimate.estimate
+        low, high = interval(level)
+        return Effect(Estimate(estimate, low, high, self._units, "mover-paired",
+                               effect.estimate.se), _p_by_inversion(interval, estimate),
+                      effect.correlation, effect.variance_reduction)
+
+    def _share_difference(self):
+        """The function level -> (low, high) of :meth:`share_effect`'s interval (the sums'
+        parts computed once), or None without paired units."""
+        if not self.paired or self._units == 0:
+            return None
+        table = self.binary_table()
+        if table is not None:
+            return lambda level: paired_share_interval(*table, level=level)
+        mean_a, mean_b = self._mean("a", 0.95), self._mean("b", 0.95)
+        if mean_a.estimate is None or mean_b.estimate is None:
+            return None
+        r = self.effect().correlation or 0.0
+        trials_a = self._s["na"] if self.ratio else None
+        trials_b = self._s["nb"] if self.ratio else None
+
+        def interval(level):
+            a = effective_share(mean_a, trials_a, level)
+            b = effective_share(mean_b, trials_b, level)
+            return mover_difference(a.estimate, (a.ci_low, a.ci_high), b.estimate,
+                                    (b.ci_low, b.ci_high), r)
+
+        return interval
+
+    def share_effect_interval(self, level=0.95) -> tuple:
+        """(low, high) of :meth:`share_effect` at confidence ``level`` (for Holm's levels)."""
+        interval = self._share_difference()
+        return (None, None) if interval is None else interval(level)
 
     def _resampling_blocks(self):
         """Sums (k, 4) of the blocks the bootstrap resamples, or None if too few units.
@@ -435,7 +542,7 @@ def holm(p_values) -> list:
     return out
 
 
-def holm_intervals(effects: list, level=0.95) -> list:
+def holm_intervals(effects: list, level=0.95, intervals=None) -> list:
     """Holm-adjusted intervals: per Effect, (ci_low, ci_high, holm_p).
 
     With m effects that have a p-value, sorted by p-value, Holm's step-down test at
@@ -451,7 +558,9 @@ def holm_intervals(effects: list, level=0.95) -> list:
       probability >= 1 - alpha only for the Bonferroni level 1 - alpha / m, which is the
       level of the first interval (and of all of them when nothing is rejected, J = 1).
 
-    Effects without a p-value (zero variance, too few units) get (None, None, None)."""
+    Effects without a p-value (zero variance, too few units) get (None, None, None).
+    ``intervals``: per effect, None (the normal interval) or a function of the confidence
+    level giving (low, high), for effects whose p-value inverts that interval (shares)."""
     alpha = 1 - level
     p = [e.p_value for e in effects]
     adjusted = holm(p)
@@ -466,7 +575,9 @@ def holm_intervals(effects: list, level=0.95) -> list:
     for rank, (_, i) in enumerate(order):
         step = min(rank, stop)
         e = effects[i].estimate
-        low, high = normal_interval(e.estimate, e.se, 1 - alpha / (m - step))
+        held = 1 - alpha / (m - step)
+        own = intervals[i] if intervals is not None else None
+        low, high = own(held) if own is not None else normal_interval(e.estimate, e.se, held)
         out[i] = (low, high, adjusted[i])
     return out
 
@@ -493,6 +604,168 @@ def proportion(successes, n, level=0.95) -> Estimate:
     low, high = wilson(rate, n, _z(level))
     se = math.sqrt(rate * (1 - rate) / n) if 0 < rate < 1 else None
     return Estimate(rate, low, high, n, "wilson", se)
+
+
+FEW_EVENTS = 10
+"""Fewer events (or non-events) than this in n trials: the exact Clopper-Pearson interval."""
+
+
+def clopper_pearson(successes, n, level=0.95) -> tuple:
+    """The exact (Clopper-Pearson) interval of a proportion: beta quantiles, 0 and 1 at the
+    ends.  ``successes`` and ``n`` may be fractional (an effective sample size)."""
+    if not n > 0:
+        return 0.0, 1.0
+    from scipy.special import betaincinv  # the beta quantile, without scipy.stats' cost
+
+    half = (1 - level) / 2
+    x = min(max(float(successes), 0.0), float(n))
+    low = 0.0 if x <= 0 else float(betaincinv(x, n - x + 1, half))
+    high = 1.0 if x >= n else float(betaincinv(x + 1, n - x, 1 - half))
+    return low, high
+
+
+def few_events(successes, n) -> bool:
+    """Whether fewer than FEW_EVENTS events or non-events were seen: the exact interval."""
+    return min(successes, n - successes) < FEW_EVENTS
+
+
+def share_interval(successes, n, level=0.95) -> tuple:
+    """(low, high) of a proportion: Wilson's score interval, or Clopper-Pearson's exact one
+    when :func:`few_events`.  Both stay inside [0, 1]; 0 events give [0, high > 0]."""
+    if not n > 0:
+        return 0.0, 1.0
+    if few_events(successes, n):
+        return clopper_pearson(successes, n, level)
+    return wilson(successes / n, n, _z(level))
+
+
+def share(successes, n, level=0.95) -> Estimate:
+    """The share ``successes / n`` of 0/1 units: method ``wilson``, or ``clopper-pearson``
+    with fewer than FEW_EVENTS events or non-events (where Wilson's coverage dips: at 1 event
+    in 300 trials its lower end, 0.0006, misses every rate below it)."""
+    n = int(n)
+    if n <= 0:
+        return Estimate(None, None, None, 0, "wilson")
+    rate = float(successes) / n
+    low, high = share_interval(successes, n, level)
+    se = math.sqrt(rate * (1 - rate) / n) if 0 < rate < 1 else None
+    return Estimate(rate, low, high, n, "clopper-pearson" if few_events(successes, n)
+                    else "wilson", se)
+
+
+def effective_share(mean: Estimate, trials=None, level=0.95) -> Estimate:
+    """A share whose units are not 0/1 (a draw counting half, a mean over rotations, a ratio
+    over a game's deals), from its normal estimate: :func:`share_interval` at the effective
+    sample size n* = p (1 - p) / se^2 (Korn and Graubard 1998), at most ``trials`` (the
+    deals of a ratio); n* = the units when se is 0 or missing (no event, or all alike).
+    Methods ``wilson-effective`` and ``clopper-pearson-effective``."""
+    p, m = mean.estimate, mean.n
+    if p is None or m <= 0:
+        return Estimate(None, None, None, m, "wilson-effective")
+    p = min(max(p, 0.0), 1.0)
+    size = float(m)
+    if mean.se is not None and mean.se > 0 and 0 < p < 1:
+        size = p * (1 - p) / mean.se ** 2
+        if trials is not None:
+            size = min(size, float(trials))
+    low, high = share_interval(p * size, size, level)
+    method = "clopper-pearson-effective" if few_events(p * size, size) else "wilson-effective"
+    return Estimate(p, low, high, m, method, mean.se)
+
+
+def mover_difference(p_a, ci_a, p_b, ci_b, correlation=0.0) -> tuple:
+    """(low, high) of p_a - p_b from each one's interval (MOVER: Zou and Donner 2008; with
+    Wilson intervals and Newcombe's phi it is Newcombe's method 10), clipped to [-1, 1]."""
+    (l_a, u_a), (l_b, u_b) = ci_a, ci_b
+    d, r = p_a - p_b, correlation
+    low = d - math.sqrt(max(0.0, (p_a - l_a) ** 2 - 2 * r * (p_a - l_a) * (u_b - p_b)
+                            + (u_b - p_b) ** 2))
+    high = d + math.sqrt(max(0.0, (u_a - p_a) ** 2 - 2 * r * (u_a - p_a) * (p_b - l_b)
+                             + (p_b - l_b) ** 2))
+    return max(-1.0, low), min(1.0, high)
+
+
+def newcombe_phi(both, a_only, b_only, neither) -> float:
+    """Newcombe's (1998) correlation of a paired 2x2 table for method 10: (ad - bc) / sqrt of
+    the margins' product, with ad - bc lowered by n/2 (to 0 at most) when positive, and 0 when
+    a margin is empty."""
+    n = both + a_only + b_only + neither
+    margins = float(both + a_only) * (b_only + neither) * (both + b_only) * (a_only + neither)
+    if margins <= 0:
+        return 0.0
+    cross = float(both) * neither - float(a_only) * b_only
+    cross = max(cross - n / 2, 0.0) if cross > 0 else cross
+    return cross / math.sqrt(margins)
+
+
+def _p_by_inversion(interval, estimate, tol=1e-9) -> float | None:
+    """The two-sided p-value of 0 from a family of intervals (``interval(level)`` -> (low,
+    high), nested in the level): the largest alpha whose 1 - alpha interval holds 0.  1 for
+    an estimate of 0."""
+    if estimate is None:
+        return None
+    if estimate == 0:
+        return 1.0
+
+    def excludes(alpha):
+        low, high = interval(1 - alpha)
+        return low > 0 or high < 0
+
+    lo, hi = 1e-15, 1 - 1e-9
+    if excludes(lo):
+        return lo
+    if not excludes(hi):
+        return 1.0
+    for _ in range(60):                      # bisection on log(alpha)
+        mid = math.sqrt(lo * hi)
+        if excludes(mid):
+            hi = mid
+        else:
+            lo = mid
+        if hi - lo <= tol * hi:
+            break
+    return hi
+
+
+def paired_share_interval(both, a_only, b_only, neither, level=0.95) -> tuple:
+    """(low, high) of :func:`paired_share_difference` at confidence ``level``."""
+    n = both + a_only + b_only + neither
+    if n <= 0:
+        return None, None
+    phi = newcombe_phi(both, a_only, b_only, neither)
+    return mover_difference((both + a_only) / n, share_interval(both + a_only, n, level),
+                            (both + b_only) / n, share_interval(both + b_only, n, level), phi)
+
+
+def paired_share_difference(both, a_only, b_only, neither, level=0.95) -> Effect:
+    """Arm a's share minus the baseline's from paired 0/1 units (the 2x2 table of counts).
+
+    The interval is Newcombe's hybrid score interval for a difference of paired proportions
+    (Newcombe 1998, Stat Med 17:2635-2650, method 10): Wilson intervals of the two marginal
+    shares combined with his phi (:func:`newcombe_phi`, :func:`mover_difference`); a margin
+    with fewer than FEW_EVENTS events or non-events takes the Clopper-Pearson interval
+    instead (method ``newcombe-paired-exact``, else ``newcombe-paired``).  It stays inside
+    [-1, 1] and is never blank: no event at all gives an interval around 0 as wide as the
+    exact ends allow.  The p-value inverts the interval (:func:`_p_by_inversion`)."""
+    n = both + a_only + b_only + neither
+    exact = few_events(both + a_only, n) or few_events(both + b_only, n)
+    method = "newcombe-paired-exact" if exact else "newcombe-paired"
+    if n <= 0:
+        return Effect(Estimate(None, None, None, 0, method), None, None, None)
+    p_a, p_b = (both + a_only) / n, (both + b_only) / n
+
+    def interval(lv):
+        return paired_share_interval(both, a_only, b_only, neither, lv)
+
+    estimate = (a_only - b_only) / n
+    low, high = interval(level)
+    spread = (a_only + b_only) / n - estimate ** 2       # variance of one unit's difference
+    se = math.sqrt(spread / (n - 1)) if n > 1 and spread > 0 else None
+    va, vb = p_a * (1 - p_a), p_b * (1 - p_b)
+    correlation = ((both / n - p_a * p_b) / math.sqrt(va * vb)) if va > 0 and vb > 0 else None
+    reduction = (va + vb) / spread if spread > 0 else None
+    return Effect(Estimate(estimate, low, high, n, method, se),
+                  _p_by_inversion(interval, estimate), correlation, reduction)
 
 
 def _order_statistic(cumulative, values, k):
@@ -721,11 +994,77 @@ def sprt_decision(llr, lower, upper) -> str:
     return "undecided"
 
 
+GSPRT_EPSILON = 1e-3
+"""The count given to a possible value never seen (fishtest's regularisation)."""
+
+
+def _mle_with_mean(values, pdf, mean) -> list:
+    """The distribution on ``values`` closest to ``pdf`` (maximum likelihood) whose mean is
+    ``mean``: p_i = pdf_i / (1 + x (v_i - mean)), x the root of f(x) = sum p_i (v_i - mean) = 0
+    (fishtest's MLE_expected, Van den Bergh's Proposition 1.1).  f falls from +inf to -inf
+    between its poles -1/max(v - mean) and -1/min(v - mean): Newton's steps, kept inside
+    the bracket by bisection (pure Python: a handful of values).  ``mean`` must lie strictly
+    between the smallest and largest value."""
+    shifted = [v - mean for v in values]
+    high, low = max(shifted), min(shifted)
+    if not (low < 0 < high):
+        raise ValueError(f"mean {mean!r} is not strictly inside the values' range")
+    left, right = -1 / high, -1 / low
+    x = 0.0
+    for _ in range(400):
+        f = slope = 0.0
+        for p, v in zip(pdf, shifted):
+            t = v / (1 + x * v)
+            f += p * t
+            slope -= p * t * t
+        if f > 0:
+            left = x
+        else:
+            right = x
+        step = x - f / slope if slope < 0 else 0.5 * (left + right)
+        if not left < step < right:
+            step = 0.5 * (left + right)
+        if step == x or right - left <= 4e-16 * max(1.0, abs(x)):
+            break
+        x = step
+    out = [p / (1 + x * v) for p, v in zip(pdf, shifted)]
+    total = sum(out)
+    return [p / total for p in out]
+
+
+def gsprt_llr(values, counts, mu0, mu1) -> float:
+    """The generalised SPRT's log-likelihood ratio of mean mu1 against mu0 for units taking
+    finitely many ``values`` (seen ``counts`` times), as fishtest computes it for game pairs.
+
+    Under each hypothesis the distribution of a unit is the maximum-likelihood one with that
+    mean (:func:`_mle_with_mean`) and LLR = N sum_i pdf_i log(p1_i / p0_i), pdf the observed
+    shares.  For two values this is exactly the Bernoulli LLR,
+    k log(p1/p0) + (N - k) log((1 - p1)/(1 - p0)); for the paired difference of two 0/1
+    metrics (values -1, 0, 1) it profiles out the rate of discordant pairs.  ``values``
+    should list every value a unit can take: one never seen counts GSPRT_EPSILON, so a rare
+    event not seen yet still has a likelihood.  0 without units."""
+    values = np.asarray(values, dtype=np.float64).ravel()
+    counts = np.asarray(counts, dtype=np.float64).ravel()
+    if values.shape != counts.shape:
+        raise ValueError("values and counts must have the same length")
+    total = float(counts.sum())
+    if total <= 0:
+        return 0.0
+    regular = np.maximum(counts, GSPRT_EPSILON)
+    pdf = (regular / regular.sum()).tolist()
+    values = values.tolist()
+    p0 = _mle_with_mean(values, pdf, mu0)
+    p1 = _mle_with_mean(values, pdf, mu1)
+    return float(total * sum(p * math.log(b / a) for p, a, b in zip(pdf, p0, p1)))
+
+
 class Sprt:
     """A sequential test of mean mu0 (H0) against mu1 (H1), checked after each wave.
 
-    :meth:`update` takes the cumulative count, mean and variance of the units; the first
-    decision reached is kept (later waves do not change it)."""
+    :meth:`update` takes the cumulative count, mean and variance of the units (normal
+    approximation, method ``sprt-normal``); :meth:`update_counts` the cumulative counts of
+    units that take finitely many values, such as 0/1 events (the GSPRT, method ``gsprt``).
+    The first decision reached is kept (later waves do not change it)."""
 
     def __init__(self, mu0, mu1, alpha=0.05, beta=0.05):
         """Bounds from alpha (P(H1 accepted | H0)) and beta (P(H0 accepted | H1))."""
@@ -736,6 +1075,7 @@ class Sprt:
         self.llr = 0.0
         self.decision = "undecided"
         self.waves = 0
+        self.method = "sprt-normal"
 
     def update(self, n, mean, variance) -> str:
         """The decision after a wave (cumulative n, mean and variance of the units)."""
@@ -743,5 +1083,16 @@ class Sprt:
         if self.decision != "undecided":
             return self.decision
         self.llr = sprt_llr(n, mean, variance, self.mu0, self.mu1)
+        self.decision = sprt_decision(self.llr, self.lower, self.upper)
+        return self.decision
+
+    def update_counts(self, values, counts) -> str:
+        """The decision after a wave from the cumulative counts of each possible unit value
+        (:func:`gsprt_llr`); sets ``method`` to ``gsprt``."""
+        self.waves += 1
+        self.method = "gsprt"
+        if self.decision != "undecided":
+            return self.decision
+        self.llr = gsprt_llr(values, counts, self.mu0, self.mu1)
         self.decision = sprt_decision(self.llr, self.lower, self.upper)
         return self.decision

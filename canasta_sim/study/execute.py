@@ -176,6 +176,10 @@ class Progress:
         """Count ``units`` more as done."""
         self.bar.update(units)
 
+    def sprt(self, tracker) -> None:
+        """Show the sequential test's running LLR and its bounds after the counts."""
+        self.bar.set_postfix_str(tracker.progress(), refresh=True)
+
     def close(self) -> None:
         """End the bar."""
         self.bar.close()
@@ -244,7 +248,7 @@ class Runner:
 
     def waves(self, todo: list) -> list:
         """The shards to play grouped in waves: one wave of everything, or SPRT waves of
-        ``wave`` ranges each."""
+        ``wave`` ranges each (the test then looks every ``wave_size`` units inside them)."""
         if self.spec.sprt is None:
             return [todo] if todo else []
         per_wave = self.spec.sprt.wave
@@ -276,10 +280,15 @@ class Runner:
                     todo = tracker.catch_up(self.done, todo)
                 self.save_manifest()
                 bar = Progress(self.spec, progress, done_units, total)
+                if tracker is not None:
+                    bar.sprt(tracker)
                 for wave in self.waves(todo):
                     played += play(wave, context, bar)
-                    if tracker is not None and tracker.update(self.done) != "undecided":
-                        break
+                    if tracker is not None:
+                        decision = tracker.update(self.done)
+                        bar.sprt(tracker)
+                        if decision != "undecided":
+                            break
         finally:
             if bar is not None:
                 bar.close()

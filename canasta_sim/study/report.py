@@ -47,6 +47,17 @@ METHOD_WORDS = {
     "paired-ratio-delta": "paired difference of two ratio estimates, delta method over paired "
                           "clusters",
     "wilson": "a share, Wilson score interval",
+    "clopper-pearson": "a share with fewer than 10 events or non-events, exact Clopper-Pearson "
+                       "interval",
+    "wilson-effective": "a share of units that are not 0/1, Wilson interval at the effective "
+                        "sample size",
+    "clopper-pearson-effective": "a share of units that are not 0/1 with few events, exact "
+                                 "interval at the effective sample size",
+    "newcombe-paired": "difference of paired 0/1 shares, Newcombe's hybrid score interval",
+    "newcombe-paired-exact": "difference of paired 0/1 shares, Newcombe's interval with exact "
+                             "margins (few events)",
+    "mover-paired": "difference of paired shares, the two shares' intervals combined with "
+                    "their correlation (MOVER)",
     "pentanomial": "win rate from the distribution of game-pair totals",
     "elo-from-pentanomial": "Elo difference, the win-rate interval's endpoints transformed",
     "elo-from-win-rate": "Elo difference, the win-rate interval's endpoints transformed",
@@ -54,6 +65,7 @@ METHOD_WORDS = {
                        "statistics",
     "bootstrap-bca": "BCa bootstrap over blocks of consecutive units",
     "sprt-normal": "the sequential test's normal approximation of the paired units",
+    "gsprt": "the sequential test's generalised likelihood ratio of the counts of unit values",
 }
 _PLOT_ORDER = ("matrix", "sweep-", "forest", "duration", "leader-wins")
 _MISSING = "–"

@@ -51,7 +51,9 @@ ARM_NAME_ACCEPTED = ("accepted: 1-80 letters, digits and _ . + - (starting with 
 
 STUDY_KEYS = ("name", "seed", "deals", "games", "design", "shard_size", "baseline", "scores")
 ARM_KEYS = ("name", "rules", "policies", "sweep", "swept")
-SPRT_KEYS = ("metric", "h0", "h1", "alpha", "beta", "wave")
+SPRT_KEYS = ("metric", "h0", "h1", "alpha", "beta", "wave", "wave_size")
+DEFAULT_SPRT_WAVE_DEALS = 200
+DEFAULT_SPRT_WAVE_GAMES = 20
 TOP_KEYS = ("study", "arms", "sprt")
 
 
@@ -97,7 +99,8 @@ class Sprt(NamedTuple):
     h1: float
     alpha: float = 0.05
     beta: float = 0.05
-    wave: int = 1               # ranges (one shard of every arm each) per wave
+    wave: int = 1               # ranges (one shard of every arm each) played between checks
+    wave_size: int = DEFAULT_SPRT_WAVE_DEALS   # units (deals, games) between two looks
 
 
 class Spec(NamedTuple):
@@ -284,6 +287,9 @@ def parse_spec(data: dict) -> Spec:
     sides = min(arm.rule_set().num_sides for arm in arms)
     sprt = parse_sprt(data.get("sprt"), design, games, len(arms), sides) \
         if "sprt" in data else None
+    if sprt is not None and "shard_size" not in study:   # stop playing soon after a decision
+        shard_size = max(min(shard_size, SPRT_SHARD_WAVES * sprt.wave_size),
+                         math.ceil(units / MAX_SHARDS))
     return Spec(name, seed, units, games, design, shard_size, baseline, arms, scores, sprt)
 
 
@@ -304,6 +310,10 @@ def _units(study) -> tuple:
         raise BadInput(f"[study] {'games' if games else 'deals'}={count} is not accepted: "
                        "accepted: a whole number >= 1")
     return games, count
+
+
+SPRT_SHARD_WAVES = 10
+"""With a sequential test and no shard_size given, a shard holds at most this many waves."""
 
 
 def _shard_size(study, games, units) -> int:
@@ -576,9 +586,33 @@ def parse_sprt(table, design, games, num_arms, num_sides=2) -> Sprt:
     wave = table.get("wave", 1)
     if isinstance(wave, bool) or not isinstance(wave, int) or wave < 1:
         raise BadInput(f"[sprt] wave={wave!r} is not accepted: accepted: a whole number >= 1 "
-                       "(shard ranges per wave)")
+                       "(shard ranges played between two checks)")
+    wave_size = table.get("wave_size")
+    if wave_size is None:
+        wave_size = DEFAULT_SPRT_WAVE_GAMES if games else DEFAULT_SPRT_WAVE_DEALS
+    if isinstance(wave_size, bool) or not isinstance(wave_size, int) \
+            or not 1 <= wave_size <= 1 << 24:
+        raise BadInput(f"[sprt] wave_size={wave_size!r} is not accepted: accepted: a whole "
+                       f"number in 1..{1 << 24} ({'games' if games else 'deals'} between two "
+                       f"looks of the test), e.g. "
+                       f"{DEFAULT_SPRT_WAVE_GAMES if games else DEFAULT_SPRT_WAVE_DEALS}")
     _check_sprt_metric(metric, design, games, num_arms, num_sides)
-    return Sprt(metric, float(h0), float(h1), float(alpha), float(beta), wave)
+    _check_sprt_share_bounds(metric, design, float(h0), float(h1))
+    return Sprt(metric, float(h0), float(h1), float(alpha), float(beta), wave, wave_size)
+
+
+def _check_sprt_share_bounds(metric, design, h0, h1):
+    """BadInput unless h0 and h1 of a share lie strictly inside its possible range: (0, 1)
+    for a duplicate win rate, (-1, 1) for a crn effect on a share."""
+    from canasta_sim.study.catalogue import metric_kind
+
+    if metric_kind(metric) != "share":
+        return
+    low, high = (0.0, 1.0) if design == "duplicate" else (-1.0, 1.0)
+    if not (low < h0 < high and low < h1 < high):
+        raise BadInput(f"[sprt] h0={h0!r}, h1={h1!r} for the share {metric!r}: accepted: "
+                       f"two numbers strictly between {low:g} and {high:g} (a share is 0..1, "
+                       "an effect on it -1..1), e.g. 0,0.01")
 
 
 def _check_sprt_metric(metric, design, games, num_arms, num_sides):
@@ -601,7 +635,7 @@ def _check_sprt_metric(metric, design, games, num_arms, num_sides):
                        f"{', '.join(allowed)}")
 
 
-def parse_sprt_option(text: str, alpha=0.05, beta=0.05, wave=1) -> dict:
+def parse_sprt_option(text: str, alpha=0.05, beta=0.05, wave=1, wave_size=None) -> dict:
     """``metric:h0,h1`` (the CLI's --sprt) -> an [sprt] table."""
     match = re.fullmatch(r"\s*([A-Za-z0-9_]+)\s*:\s*([-+0-9.eE]+)\s*,\s*([-+0-9.eE]+)\s*",
                          str(text))
@@ -613,5 +647,8 @@ def parse_sprt_option(text: str, alpha=0.05, beta=0.05, wave=1) -> dict:
     except ValueError:
         raise BadInput(f"--sprt {text!r}: H0 and H1 must be numbers, e.g. win_rate:0.50,0.53") \
             from None
-    return {"metric": match.group(1), "h0": h0, "h1": h1, "alpha": alpha, "beta": beta,
-            "wave": wave}
+    table = {"metric": match.group(1), "h0": h0, "h1": h1, "alpha": alpha, "beta": beta,
+             "wave": wave}
+    if wave_size is not None:
+        table["wave_size"] = wave_size
+    return table

@@ -324,8 +324,25 @@ def _means(spec, accs) -> list:
             sums = accs[arm.name].sums.get(metric)
             if sums is None:
                 continue
-            rows.append({"metric": metric, "arm": arm.name, **sums.mean_a().to_dict()})
+            rows.append({"metric": metric, "arm": arm.name, **arm_mean(metric, sums).to_dict()})
     return rows
+
+
+def _is_share(metric) -> bool:
+    """Whether ``metric`` is a 0..1 share (its intervals must stay in the possible range)."""
+    return catalogue.metric_kind(metric) == "share"
+
+
+def arm_mean(metric, sums):
+    """An arm's mean of ``metric``: a share's interval inside [0, 1] (Wilson, exact with few
+    events: stats.PairedSums.share_a), otherwise the normal one."""
+    return sums.share_a() if _is_share(metric) else sums.mean_a()
+
+
+def arm_effect(metric, sums):
+    """An arm's paired effect on ``metric``: for a share, a paired score interval inside
+    [-1, 1] (stats.PairedSums.share_effect), otherwise the normal one."""
+    return sums.share_effect() if _is_share(metric) else sums.effect()
 
 
 def _effects(spec, accs, stats, notes) -> list:
@@ -333,11 +350,14 @@ def _effects(spec, accs, stats, notes) -> list:
     others = [a.name for a in spec.arms[1:]]
     rows = []
     for metric in _metric_order(spec, accs):
-        found = [(name, accs[name].sums[metric].effect()) for name in others
+        found = [(name, arm_effect(metric, accs[name].sums[metric])) for name in others
                  if metric in accs[name].sums]
         if not found:
             continue
-        adjusted = stats.holm_intervals([e for _, e in found]) if len(found) > 1 else None
+        own = ([accs[name].sums[metric].share_effect_interval for name, _ in found]
+               if _is_share(metric) else None)
+        adjusted = (stats.holm_intervals([e for _, e in found], intervals=own)
+                    if len(found) > 1 else None)
         for index, (name, effect) in enumerate(found):
             row = {"metric": metric, "arm": name, "baseline": spec.baseline,
                    **effect.to_dict()}
@@ -399,7 +419,7 @@ def _matches(spec, accs, stats) -> list:
                        los=acc.match.los(),
                        trinomial_variance_ratio=acc.match.trinomial_variance_ratio())
         elif acc.lineup is not None:                  # three sides or more: no Elo
-            row["win_rate"] = acc.lineup.mean_a().to_dict()
+            row["win_rate"] = acc.lineup.share_a().to_dict()
             row["fair_share"] = 1 / len(lineups)
         rows.append(row)
     return rows
@@ -409,7 +429,7 @@ def _balance(spec, acc, stats) -> dict:
     """Ludii-style balance metrics of one arm."""
     def mean(metric):
         sums = acc.sums.get(metric)
-        return sums.mean_a().to_dict() if sums is not None else None
+        return arm_mean(metric, sums).to_dict() if sums is not None else None
 
     turns = acc.hist.get("turns")
     out = mean("went_out")
@@ -472,18 +492,20 @@ def _sprt_block(spec, state, accs, stats):
              "alpha": spec.sprt.alpha, "beta": spec.sprt.beta,
              "llr": state.get("llr"), "lower": state.get("lower"), "upper": state.get("upper"),
              "decision": state.get("decision", "undecided"), "waves": state.get("waves", 0),
-             "units": state.get("units", 0),
+             "units": state.get("units", 0), "wave_size": spec.sprt.wave_size,
+             "method": state.get("method", "sprt-normal"),
              "estimate": estimate.to_dict() if estimate is not None else None}
     block["stopped_early"] = block["decision"] in ("H0", "H1") and block["units"] < spec.units
-    if estimate is None or estimate.se is None:
+    if block["method"] != "gsprt" and (estimate is None or estimate.se is None):
         block["note_no_spread"] = ("The tested quantity has no standard error in these data "
                                    "(every unit gave the same difference), so the test could "
                                    "not weigh the evidence and stayed undecided.")
-    block["note"] = ("The test was checked after every wave of shards and stopped once the "
+    every = f"every {spec.sprt.wave_size} {spec.unit}s"
+    block["note"] = (f"The test was looked at {every} and stopped once the "
                      "log-likelihood ratio crossed a bound; an estimate at such a stop is "
                      "biased away from the hypothesis that was rejected, and its interval "
                      "does not account for the stopping." if block["stopped_early"] else
-                     "The test was checked after every wave of shards.")
+                     f"The test was looked at {every}.")
     return block
 
 
@@ -536,7 +558,7 @@ def sprt_estimate(spec, accs):
     metric = spec.sprt.metric
     if spec.design == "crn":
         other = accs[spec.arms[1].name].sums.get(metric)
-        return other.effect().estimate if other is not None else None
+        return arm_effect(metric, other).estimate if other is not None else None
     acc = accs[spec.arms[0].name]
     if metric == "win_rate":
         if acc.match is not None:
@@ -545,12 +567,25 @@ def sprt_estimate(spec, accs):
     return acc.points.mean_a() if acc.points is not None else None
 
 
+def _slice(values, part):
+    """The units ``part`` (a slice) of a metric's Values."""
+    return M.Values(values.y[..., part], None if values.n is None else values.n[part])
+
+
 class SprtTracker:
-    """The SPRT of a study, updated after each wave of complete ranges."""
+    """The SPRT of a study, looking after every ``wave_size`` units (deals or games).
+
+    The runner plays whole shard ranges (``wave`` of them between two checks); the tracker
+    reads each complete range in order and looks at the test after units wave_size,
+    2 wave_size, ... and after the study's last unit, so where it stops does not depend on
+    the shard size.  A share metric (0/1 units, a draw counting half) in a crn design and
+    a duplicate win rate use the GSPRT on the counts of each unit value (stats.gsprt_llr,
+    method ``gsprt``); other metrics the normal approximation (``sprt-normal``)."""
 
     def __init__(self, spec, folder):
         """Start with no data."""
         stats = _stats()
+        self.stats = stats
         self.spec = spec
         self.folder = folder
         self.test = stats.Sprt(spec.sprt.h0, spec.sprt.h1, spec.sprt.alpha, spec.sprt.beta)
@@ -560,77 +595,109 @@ class SprtTracker:
         self.decision = "undecided"
         self.units = 0
         self.estimate = None
+        self.counts = Counter()     # unit differences (crn share metrics): value -> units
+        self.counted = spec.design == "crn" and _is_share(spec.sprt.metric)
 
     def _study(self):
         """The study folder opened for reading."""
         return store.open_study(self.folder.root)
 
-    def _ready_waves(self, done) -> list:
-        """Lists of ranges: the complete waves not yet added, in order."""
+    def _ready_ranges(self, done) -> list:
+        """The complete ranges not yet added, in order."""
         reader = RangeReader(self._study())
         complete = reader.complete_ranges(done)
-        per_wave = self.spec.sprt.wave
-        all_ranges = self.spec.ranges()
-        waves = [all_ranges[i:i + per_wave] for i in range(0, len(all_ranges), per_wave)]
-        ready = []
-        for wave in waves[self.waves:]:
-            if all(r in complete for r in wave):
-                ready.append(wave)
-            else:
-                break
-        return ready
+        return [r for r in complete[len(self.added):]]
 
-    def _add_wave(self, wave) -> str:
-        """Add one wave's ranges and decide."""
-        study = self._study()
-        new = accumulate(study, wave)
+    def _fresh(self):
+        """Empty accumulators of the arms the test reads."""
+        spec, stats = self.spec, self.stats
+        return {arm.name: ArmAccumulator(arm.name, arm.name == spec.baseline, stats, 1024)
+                for arm in spec.arms}
+
+    def _add_range(self, reader, first, count) -> str:
+        """Add one range, looking at the test at every wave boundary inside it."""
+        spec = self.spec
         if self.accs is None:
-            self.accs = new
-        else:
-            self._merge(new)
-        self.added += wave
+            self.accs = self._fresh()
+        arms = [spec.baseline] + ([spec.arms[1].name] if spec.design == "crn" else [])
+        units = {name: reader.units(name, first, count)[0] for name in arms}
+        size = spec.sprt.wave_size
+        start = 0
+        while start < count:
+            stop = min(count, (first + start) // size * size + size - first)
+            self._add_units(units, slice(start, stop))
+            self.units = first + stop
+            start = stop
+            if self.units % size == 0 or self.units == spec.units:
+                if self._look() != "undecided":
+                    break
+        self.added.append((first, count))
+        return self.decision
+
+    def _add_units(self, units, part) -> None:
+        """Add the units ``part`` of a range to the test's sums."""
+        spec, stats, metric = self.spec, self.stats, self.spec.sprt.metric
+        if spec.design == "crn":
+            base = _slice(units[spec.baseline][metric], part)
+            arm = _slice(units[spec.arms[1].name][metric], part)
+            acc = self.accs[spec.arms[1].name]
+            if metric not in acc.sums:
+                acc.sums[metric] = stats.PairedSums(True, acc.block)
+            acc.sums[metric].add(arm.y, arm.n, base.y, base.n)
+            if self.counted and arm.n is None and base.n is None:
+                diffs, seen = np.unique(np.round(arm.y - base.y, 9), return_counts=True)
+                self.counts.update(dict(zip(diffs.tolist(), seen.tolist())))
+            elif self.counted:
+                self.counted = False             # ratios over deals: the normal test
+            return
+        mine = units[spec.arms[0].name]
+        sliced = {key: _slice(mine[key], part)
+                  for key in ("points_per_deal", M.LINEUP_BY_ROTATION) if key in mine}
+        self.accs[spec.arms[0].name]._add_duplicate(sliced, spec.rotations(spec.arms[0]), spec)
+
+    def _look(self) -> str:
+        """Look at the test with every unit added so far."""
         self.waves += 1
         estimate = sprt_estimate(self.spec, self.accs)
         self.estimate = estimate
-        self.units = sum(c for _, c in self.added)
-        if estimate is None or estimate.se is None or not estimate.se > 0:
-            return self.decision                 # no spread yet: the next wave decides
-        n = estimate.n
-        variance = estimate.se ** 2 * n
-        self.decision = self.test.update(n, estimate.estimate, variance)
-        return self.decision
+        match = self.accs[self.spec.arms[0].name].match
+        if self.counted:
+            values = sorted(set(self.counts) | {-1.0, 0.0, 1.0})
+            self.decision = self.test.update_counts(values, [self.counts[v] for v in values])
+        elif self.spec.design == "duplicate" and self.spec.sprt.metric == "win_rate" \
+                and match is not None:
+            self.decision = self.test.update_counts(self.stats.PAIR_SCORES, match.pentanomial)
+        elif estimate is not None and estimate.se is not None and estimate.se > 0:
+            n = estimate.n
+            self.decision = self.test.update(n, estimate.estimate, estimate.se ** 2 * n)
+        return self.decision              # no spread yet: the next look decides
 
-    def _merge(self, new) -> None:
-        """Merge a wave's accumulators into the running ones."""
-        for name, acc in new.items():
-            old = self.accs[name]
-            for metric, sums in acc.sums.items():
-                if metric in old.sums:
-                    old.sums[metric].merge(sums)
-                else:
-                    old.sums[metric] = sums
-            for attr in ("points", "lineup", "match"):
-                part = getattr(acc, attr)
-                if part is None:
-                    continue
-                if getattr(old, attr) is None:
-                    setattr(old, attr, part)
-                else:
-                    getattr(old, attr).merge(part)
-
-    def catch_up(self, done, todo) -> list:
-        """Replay the decision over the waves already on disk; [] if it is decided."""
-        for wave in self._ready_waves(done):
-            if self._add_wave(wave) != "undecided":
-                return []
-        return todo
-
-    def update(self, done) -> str:
-        """Add every newly complete wave; the decision so far."""
-        for wave in self._ready_waves(done):
-            if self._add_wave(wave) != "undecided":
+    def _add_ranges(self, done) -> str:
+        """Add every newly complete range until the test decides."""
+        if self.decision != "undecided":
+            return self.decision
+        ranges = self._ready_ranges(done)
+        if not ranges:
+            return self.decision
+        reader = RangeReader(self._study())
+        for first, count in ranges:
+            if self._add_range(reader, first, count) != "undecided":
                 break
         return self.decision
+
+    def catch_up(self, done, todo) -> list:
+        """Replay the decision over the ranges already on disk; [] if it is decided."""
+        return [] if self._add_ranges(done) != "undecided" else todo
+
+    def update(self, done) -> str:
+        """Add every newly complete range; the decision so far."""
+        return self._add_ranges(done)
+
+    def progress(self) -> str:
+        """The running test in a few words, for the progress line."""
+        t = self.test
+        return (f"LLR {t.llr:+.2f} in ({t.lower:.2f}, {t.upper:.2f}), "
+                f"{self.units} {self.spec.unit}s: {self.decision}")
 
     def state(self) -> dict:
         """The test's state for the manifest."""
@@ -638,6 +705,7 @@ class SprtTracker:
                 "h1": self.spec.sprt.h1, "alpha": self.spec.sprt.alpha,
                 "beta": self.spec.sprt.beta, "llr": self.test.llr, "lower": self.test.lower,
                 "upper": self.test.upper, "decision": self.decision, "waves": self.waves,
+                "wave_size": self.spec.sprt.wave_size, "method": self.test.method,
                 "units": self.units}
 
 
