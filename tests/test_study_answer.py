@@ -315,3 +315,16 @@ def test_compare_rule_arms_answer_with_total_score_and_policies(tmp_path):
     assert any(e["metric"] == "total_score" for e in summary["effects"])
     assert result.output.startswith("Against classic, with greedy at every seat, arm ")
     assert "400 deals per arm" in answer["sentence"]
+
+
+def test_the_sequential_test_counts_games_and_a_win_rate_is_no_difference():
+    summary = _summary("duplicate")
+    summary["arms"], summary["matches"] = summary["arms"][:1], summary["matches"][:1]
+    summary["sprt"] = {"metric": "win_rate", "h0": 0.5, "h1": 0.53, "decision": "H1",
+                       "waves": 1, "units": 4000, "stopped_early": False,
+                       "estimate": dict(summary["matches"][0]["win_rate"])}
+    text = report._sprt_sentence(summary, summary["sprt"])
+    assert "(H0: 50.0%, H1: 53.0%)" in text
+    assert "after 1 wave and 8,000 games (4,000 game pairs)" in text
+    assert "estimate of 72.1%" in text and " pp" not in text
+    assert text in report.render_markdown(summary, {}).split("\n")[2]

@@ -222,7 +222,7 @@ def _effect_words(lead) -> str:
     kind = catalogue.metric_kind(metric)
     label = catalogue.metric_label(metric)
     change = point_text(lead, kind, True) + ("" if kind == "share" else
-                                             _unit_suffix(metric))
+                                             _unit_suffix(metric, always=True))
     ci = ci_text(lead, kind, True, unit=True)
     if ok(lead.get("relative")):
         head = f"{label} by {fmt(lead['relative'], 'share', True, unit=False)}%"
@@ -236,10 +236,14 @@ def _effect_words(lead) -> str:
     return text
 
 
-def _unit_suffix(metric) -> str:
-    """' points', ' turns', ' takes' or ''."""
+def _unit_suffix(metric, always=False) -> str:
+    """' points', ' turns', ' takes' or '' (none for a share, nor, unless ``always``, when
+    the metric's words already name the unit: 'turns per deal')."""
     unit = catalogue.metric_unit(metric)
-    return f" {unit}" if unit and unit != "%" else ""
+    if not unit or unit == "%" or (not always
+                                   and f"{unit} per" in catalogue.metric_label(metric)):
+        return ""
+    return f" {unit}"
 
 
 def _rule_arms(summary) -> dict:
@@ -381,7 +385,8 @@ def _sweep(summary, sweep) -> dict:
 
     def est(m):
         ci = ci_text(m, kind, diff, unit=True)
-        return point_text(m, kind, diff) + (f" (95% CI {ci})" if ci else "")
+        return (point_text(m, kind, diff) + ("" if kind == "share" else _unit_suffix(metric))
+                + (f" (95% CI {ci})" if ci else ""))
 
     sentence = (f"Over {parameter} = {', '.join(map(str, values))}"
                 + (f", with {_players_words(summary)}" if _players_words(summary) else "")

@@ -197,20 +197,22 @@ def _sprt_sentence(summary, sprt) -> str:
     metric = sprt.get("metric") or "the tested metric"
     kind = metric_kind(metric) if sprt.get("metric") else "points"
     decision = sprt.get("decision")
+    # a duplicate match tests lineup a's own result (a win rate is no difference)
+    diff = not (_study(summary).get("design") == "duplicate" and metric == "win_rate")
     what = {"H1": "accepted H1", "H0": "accepted H0"}.get(decision, "was still undecided")
     hyp = ""
     if _ok(sprt.get("h0")) and _ok(sprt.get("h1")):
-        hyp = f" (H0: {_fmt(sprt['h0'], kind, True)}, H1: {_fmt(sprt['h1'], kind, True)})"
+        hyp = f" (H0: {_fmt(sprt['h0'], kind, diff)}, H1: {_fmt(sprt['h1'], kind, diff)})"
     after = []
     if _ok(sprt.get("waves")):
-        after.append(f"{_int(sprt['waves'])} waves")
+        after.append(f"{_int(sprt['waves'])} wave{'' if sprt['waves'] == 1 else 's'}")
     if _ok(sprt.get("units")):
         after.append(_count_words(summary, sprt["units"]))
     text = f"The sequential test on {metric}{hyp} {what}"
     if after:
         text += " after " + " and ".join(after)
     if _est_ok(sprt.get("estimate")):
-        text += f", with an estimate of {_words_est(sprt['estimate'], kind, True)} at the stop"
+        text += f", with an estimate of {_words_est(sprt['estimate'], kind, diff)} at the stop"
     text += "."
     if sprt.get("stopped_early"):
         text += " It stopped early, so that estimate is biased away from the crossed bound."
