@@ -662,7 +662,8 @@ def check_policy(policy, against, rules, deals, positions, traced, seed):
               help="Policies to compare, strongest expected first, comma-separated; every "
                    "pair plays, e.g. 'builder,careful(freeze_at=12)'.")
 @click.option("--games", "-g", type=click.IntRange(1), default=2000, show_default=True,
-              help="Games per pair (half with each policy on side 0).")
+              help="Games per match of two policies, played as game pairs (each game seed "
+                   "once with each policy on side 0): --games 4000 is 2,000 game pairs.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help=SEED_HELP)
 @click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
 @click.option("--threads", "-t", type=int, default=None,
@@ -672,12 +673,14 @@ def check_policy(policy, against, rules, deals, positions, traced, seed):
 def strength(policies, games, seed, rules, threads, csv_path):
     """Play every pair of policies head to head in full games; print a Markdown table.
 
-    Both seats of a side play the same policy; each pair plays --games games, half
-    with each policy on side 0, on the same game seeds, so each game seed is a game
-    pair. The table gives win rates (a draw counts half) with 95% confidence
-    intervals from the game pairs (pentanomial), the share of deals ended by going
-    out and by the stock, each policy's mean deal score and the Elo difference. The
-    last line says whether each policy beat the next one significantly.
+    Both seats of a side play the same policy; each match of two policies plays
+    --games games, half with each policy on side 0, on the same game seeds, so each
+    game seed is a game pair (--games 4000: 2,000 game pairs). The table gives win
+    rates (a draw counts half) with 95% confidence intervals from the game pairs
+    (pentanomial), the share of deals ended by going out and by the stock, each
+    policy's mean deal score and the Elo difference. A line then says whether each
+    policy beat the next one significantly; with three policies or more, a last line
+    gives one joint Elo ladder fitted to every match, with 95% intervals.
 
     \b
     Examples:
@@ -703,12 +706,16 @@ def strength(policies, games, seed, rules, threads, csv_path):
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
         results.check_writable(csv_path, suffix=".csv")
     _ready_kernels(games=True)
-    click.echo(f"rules {parse_rules(rules).canonical()}, seed {seed}, {games} games per pair")
+    click.echo(f"rules {parse_rules(rules).canonical()}, seed {seed}, "
+               f"{strength_mod.games_words(games)}")
     click.echo(strength_mod.HEADER)
     matches = strength_mod.play_all(names, games, seed, rules, threads, say=click.echo)
     holds = strength_mod.ordering_holds(matches, names)
     click.echo(f"ordering {' > '.join(names)}: "
                f"{'holds, every step significant' if holds else 'does NOT hold significantly'}")
+    ladder = strength_mod.ladder_line(matches)
+    if ladder:
+        click.echo(ladder)
     if csv_path:
         strength_mod.write_csv(matches, csv_path, seed, parse_rules(rules).canonical())
         click.echo(f"written {csv_path}")

@@ -188,6 +188,30 @@ def format_row(m: Match) -> str:
             f"{m.b_deal_score:.0f} | {format_elo(m)} |")
 
 
+def games_words(games: int) -> str:
+    """``--games`` in words: '4000 games per match (2000 game pairs, each game seed played
+    both ways round)', the unpaired last game named."""
+    pairs = games // 2
+    text = f"{games} games per match ({pairs} game pairs, each game seed played both ways round"
+    return text + (", and 1 game without its pair)" if games % 2 else ")")
+
+
+def ladder_line(matches: list) -> str:
+    """Three policies or more: one joint Elo ladder fitted to every match at once
+    (canasta_sim.study.answer.rating_ladder), e.g. 'rating ladder (Elo, ...): expert +120
+    (+104 to +136), careful ...'; '' for two policies or a match without an interval."""
+    from canasta_sim.study.answer import rating_ladder
+
+    rows = [{"a": m.a, "b": m.b, "elo": m.elo.to_dict()} for m in matches]
+    ladder = rating_ladder(rows)
+    if ladder is None:
+        return ""
+    steps = [f"{r['policy']} {r['rating']:+.0f} ({r['ci_low']:+.0f} to {r['ci_high']:+.0f})"
+             for r in ladder["ratings"]]
+    return (f"rating ladder (Elo, one joint fit of {len(matches)} matches, ratings add up to "
+            "0, 95% CI): " + ", ".join(steps))
+
+
 def ordering_holds(matches: list, order) -> bool:
     """Whether each policy of ``order`` beats the next one significantly."""
     by_pair = {(m.a, m.b): m for m in matches}

@@ -159,12 +159,13 @@ def test_crn_key_numbers_and_holm(written):
     md, page = _read(folder)
     for text in (md, page):
         # b3f on score_diff: -12.3 points with its interval, in the answer and the table
-        assert "Against classic, arm b3f changes" in text
-        assert "by -12.3 points (95% CI -15.5 to -9.1" in text
+        # the answer leads with the rule effects, largest relative change first
+        assert "Against classic, with expert at every seat, arm b3f changes" in text
+        assert "turns per deal by +4.6% (+1.90 turns, 95% CI +1.87 to +1.93)" in text
         assert "-15.5 to -9.1" in text
         assert "Holm adjustment was used" in text and "Holm p" in text
         assert "Holm 95% CI" in text
-        assert "not distinguishable from no change" in text  # draw1 on score_diff
+        assert "arm draw1 changes turns per deal by +18.9%" in text
         assert "<0.001" in text.replace("&lt;", "<")
         assert "200,000" in text
         assert "99.40%" in text  # classic went_out, a share as a percentage
@@ -185,7 +186,8 @@ def test_sweep_and_game_balance(written):
     summary, folder, _ = written["game-sweep"]
     md, page = _read(folder)
     for text in (md, page):
-        assert "Against hand_size=11" in text
+        assert "Over rules.hand_size = 11, 12, 13, 14, 15" in text
+        assert "the best value is 11" in text and "at the edge of the grid" in text
         assert "leader after deal 4 wins" in text and "92.0%" in text
         assert "lead changes per game" in text and "cut-off games" in text
         assert "rules.hand_size=15" in text
@@ -197,7 +199,7 @@ def test_duplicate_matches(written):
     summary, folder, _ = written["duplicate"]
     md, page = _read(folder)
     for text in (md, page):
-        assert "expert beats careful" in text
+        assert "Rating ladder of 3 policies (Elo, one joint fit of 3 matches" in text
         assert "72.1%" in text and "+165" in text and "+151.3" in text
         assert ">99.9%" in text.replace("&gt;", ">")  # LOS
         counts = summary["matches"][0]["pentanomial"]
@@ -209,7 +211,9 @@ def test_duplicate_matches(written):
 def test_duplicate_deal_study(written):
     md, page = _read(written["duplicate-deal"][1])
     for text in (md, page):
-        assert "expert beats careful: +151.3 (95% CI +139.5 to +163.1) points per deal" in text
+        assert ("Rating ladder of 3 policies (points per deal, one joint fit of 3 "
+                "matches") in text
+        assert "+151.3" in text and "+139.5" in text
         assert "win rate" not in text.split("## Plots")[0].split("Duplicate matches")[1]
         assert "Elo" not in text
     assert "row policy's points per deal" in md
@@ -371,11 +375,13 @@ def test_an_arm_identical_to_the_baseline_and_summary_extras():
                           holm_p=None, holm_ci_low=None, holm_ci_high=None, relative=None,
                           correlation=1.0, variance_reduction=None)
     md = report.render_markdown(summary, {})
-    assert "Arm draw1 gives exactly the same results as classic" in md
+    assert "arm draw1 gives exactly the same results on every paired deal" in md
     assert "200,000 deals per arm" in md
     table = report.main_table(summary)
     assert "identical" in table
-    metrics = {line.split()[1] for line in table.splitlines()[3:] if line.strip()}
+    lines = table.splitlines()
+    below = lines[next(i for i, line in enumerate(lines) if line.startswith("arm ")) + 2:]
+    metrics = {line.split()[1] for line in below if line.strip()}
     assert metrics == {"s0_score", "turns"}
     for text in (md, report.render_html(summary, {}), table):
         assert not NULL_WORDS.search(text)

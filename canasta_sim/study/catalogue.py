@@ -22,13 +22,19 @@ from canasta_sim.kernels.game import layout
 
 KINDS = ("points", "share", "count")
 DEAL_SCALARS = ("turns", "stock_left", "upcards_turned", "concealed")
-DERIVED = ("score_diff", "went_out", "first_player_advantage", "first_player_wins_deal")
+DERIVED = ("score_diff", "total_score", "total_pile_takes", "went_out",
+           "first_player_advantage", "first_player_wins_deal")
 GAME_SCALARS = ("win_rate", "deals_per_game", "final_margin", "first_player_won_game",
                 "lead_changes")
 LEADER_K = (1, 2, 3, 4)
 KEY_METRICS = ("score_diff", "s0_score", "s1_score", "went_out", "turns",
                "first_player_advantage", "win_rate", "deals_per_game")
 """The metrics a summary names as its key metrics (``study.key_metrics``), those a study has."""
+RULE_EFFECTS = ("total_score", "turns", "total_pile_takes", "went_out",
+                "first_player_advantage")
+"""The effects that matter for a rule change, in this order on a tie: the answer of a study
+of rule arms ranks them by relative size (score_diff joins them only when the arms treat the
+sides differently)."""
 
 
 class Metric(NamedTuple):
@@ -51,6 +57,10 @@ _UNIT_OF_KIND = {"points": "points", "share": "%"}
 _DEAL = {
     "score_diff": ("points", "", "the deal-score difference (side 0 minus side 1)",
                    "s0_score minus s1_score of each deal"),
+    "total_score": ("points", "", "all sides' points per deal together",
+                    "the sum of every side's deal score (s0_score + s1_score + ...)"),
+    "total_pile_takes": ("count", "takes", "pile takes per deal (all sides)",
+                         "the sum of every side's pile takes in the deal"),
     "went_out": ("share", "", "the share of deals ended by going out",
                  "1 if the deal ended by a player going out (R39), 0 if the stock ran out"),
     "first_player_advantage": (

@@ -210,8 +210,12 @@ def study_report(folder):
 @click.option("--policies", "-p", multiple=True,
               help="Policies per arm (repeat); with several, each pair plays head to head in "
                    "a duplicate design; one --policies applies to every arm.")
-@click.option("--deals", "-n", type=int, default=None, help="Deals per arm (default 100000).")
-@click.option("--games", "-g", type=int, default=None, help="Games per arm instead of deals.")
+@click.option("--deals", "-n", type=int, default=None,
+              help="Deals played per arm (default 100000); a duplicate design plays them as "
+                   "deal pairs (each seed both ways round), so N/2 seeds with two sides.")
+@click.option("--games", "-g", type=int, default=None,
+              help="Games played per arm instead of deals; a duplicate design plays them as "
+                   "game pairs (each seed both ways round): --games 4000 is 2,000 pairs.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Master seed.")
 @click.option("--design", type=click.Choice(["crn", "duplicate"]), default=None,
               help="crn for rule arms, duplicate for policy arms (the defaults).")
@@ -266,21 +270,39 @@ def compare_spec(rules, policies, deals, games, seed, design, shard_size, out) -
     if deals is not None and games is not None:
         raise BadInput("--deals and --games are both given: accepted: one of them")
     study = {"name": _study_name(out), "seed": seed}
-    if games is not None:
-        study["games"] = games
-    else:
-        study["deals"] = deals if deals is not None else 100000
+    key = "games" if games is not None else "deals"
+    count = games if games is not None else deals if deals is not None else 100000
     if shard_size is not None:
         study["shard_size"] = shard_size
+    study["design"] = design or ("duplicate" if len(policies) > 1 else "crn")
+    # --games N (--deals N) plays N games (deals) per arm in every design: a duplicate
+    # design plays each seed once per rotation of the sides, so it takes N / sides seeds
+    study[key] = _seeds(count, key, rules[0]) if study["design"] == "duplicate" else count
     if len(policies) > 1:
-        study["design"] = design or "duplicate"
         arms = _policy_arms(policies, rules[0], study["design"])
     else:
-        study["design"] = design or "crn"
         arms = [{"name": _arm_name(r, i), "rules": r, "policies": policies[0]}
                 for i, r in enumerate(rules)]
     _unique_names(arms)
     return {"study": study, "arms": arms}
+
+
+def _seeds(count, key, rules) -> int:
+    """Seeds of a duplicate design that play ``count`` games (deals) per arm: count / sides,
+    each seed played once per rotation (two sides: a game pair); BadInput unless whole."""
+    from canasta_sim.rules import parse_rules
+
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise BadInput(f"--{key} {count!r} is not accepted: accepted: a whole number >= 1")
+    sides = parse_rules(rules).num_sides
+    if count % sides:
+        low = max(sides, count - count % sides)
+        pairs = "pairs" if sides == 2 else f"groups of {sides}"
+        raise BadInput(f"--{key} {count} cannot be split into {key[:-1]} {pairs}: a duplicate "
+                       f"design plays every seed once per rotation of the {sides} sides: "
+                       f"accepted: a multiple of {sides}, e.g. --{key} {low} or "
+                       f"--{key} {low + sides}")
+    return count // sides
 
 
 def _policy_arms(policies, rules, design) -> list:

@@ -12,6 +12,8 @@ The metrics, their kinds, units and meanings are those of the catalogue
 (canasta_sim.study.catalogue); in short (every numeric per-deal column, and):
 
 * ``score_diff``: side 0's deal score minus side 1's;
+* ``total_score``: every side's deal score added up (all points of the deal together);
+* ``total_pile_takes``: every side's pile takes in the deal added up;
 * ``went_out``: 1 if the deal ended by a player going out (R39), 0 if the stock ran out;
 * ``first_player_advantage``: the deal score of the side of the first player (the seat
   left of the dealer, R10) minus the mean of the other sides;
@@ -66,6 +68,9 @@ def deal_columns(table, num_sides: int, num_players: int) -> dict:
         values[name] = _column(table, name)
     scores = np.stack([values[f"s{k}_score"] for k in range(num_sides)], axis=1)
     values["score_diff"] = scores[:, 0] - scores[:, 1]
+    values["total_score"] = scores.sum(axis=1)
+    values["total_pile_takes"] = np.sum([values[f"s{k}_pile_takes"]
+                                         for k in range(num_sides)], axis=0)
     values["went_out"] = _end_out(table)
     first_side = ((_column(table, "dealer").astype(np.int64) + 1) % num_players) % num_sides
     values.update(_first_side_metrics(scores, first_side))

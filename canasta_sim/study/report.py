@@ -89,14 +89,6 @@ def _fmt_p(p) -> str:
     return f"{min(p, 1.0):.2f}"
 
 
-def _p_words(p) -> str:
-    """'p = 0.003' or 'p < 0.001'."""
-    text = _fmt_p(p)
-    if not text:
-        return ""
-    return f"p < {text[1:]}" if text.startswith("<") else f"p = {text}"
-
-
 def _fmt_share_extreme(x) -> str:
     """A probability near 0 or 1 (LOS): >99.9% / <0.1% / 1 decimal %."""
     if not _ok(x):
@@ -162,6 +154,29 @@ def _key_metrics(summary, available, limit=4):
     return chosen[:limit]
 
 
+def _rotations(summary) -> int:
+    """How many times each seed is played: the sides of a duplicate design, else 1."""
+    study = _study(summary)
+    if study.get("design") != "duplicate":
+        return 1
+    if _ok(study.get("rotations")):
+        return int(study["rotations"])
+    lineups = [a.get("lineups") for a in _rows(summary, "arms")
+               if isinstance(a.get("lineups"), list)]
+    return len(lineups[0]) if lineups else 2
+
+
+def _count_words(summary, seeds, per="") -> str:
+    """``seeds`` units as games (or deals) played: '4,000 games' for a crn study; in a
+    duplicate design '8,000 games (4,000 game pairs)', pairs named as pairs."""
+    unit = _unit_name(summary, False)
+    rotations = _rotations(summary)
+    if rotations == 1:
+        return f"{_int(seeds)} {unit}s{per}"
+    seeds_word = f"{unit} pairs" if rotations == 2 else f"{unit} seeds x {rotations} rotations"
+    return f"{_int(seeds * rotations)} {unit}s{per} ({_int(seeds)} {seeds_word})"
+
+
 def _unit_name(summary, plural=True) -> str:
     """'deals' or 'games' (the study's unit)."""
     unit = _study(summary).get("unit") or "unit"
@@ -170,109 +185,16 @@ def _unit_name(summary, plural=True) -> str:
 
 # --- the answer --------------------------------------------------------------------------------
 
-def _size_words(summary) -> str:
-    """'200,000 deals per arm' (with the planned count after an early stop), or ''."""
-    study = _study(summary)
-    planned, played = study.get("units_planned"), study.get("units_played")
-    unit = _unit_name(summary)
-    if isinstance(played, dict) and played and all(_ok(v) for v in played.values()):
-        low, high = min(played.values()), max(played.values())
-        size = (f"{_int(low)} {unit} per arm" if low == high else
-                f"{_int(low)} to {_int(high)} {unit} per arm")
-    elif _ok(played):
-        size = f"{_int(played)} {unit} per arm"
-    elif _ok(planned):
-        size = f"{_int(planned)} {unit} per arm"
-    else:
-        return ""
-    if study.get("stopped_early") is True:
-        size += (f" (stopped early; {_int(planned)} planned)" if _ok(planned)
-                 else " (stopped early)")
-    return size
-
-
 def _answer(summary) -> str:
-    """One paragraph that answers the study's question in words."""
-    study = _study(summary)
-    baseline = study.get("baseline")
-    parts = []
-    unit = _unit_name(summary)
-    design = study.get("design")
-    size = _size_words(summary)
-    if design == "crn":
-        parts.append(f"Every arm played the same {unit} (common random numbers)"
-                     + (f": {size}." if size else "."))
-    elif design == "duplicate":
-        parts.append("Duplicate design" + (f", {size}" if size else "") + ": every seed was "
-                     "played in every rotation of the sides, so each lineup held each side's "
-                     "cards once.")
-    elif size:
-        parts.append(f"The study played {size}.")
-    holm = _holm_used(summary)
-    # a duplicate design is answered by its matches; its effects stay in the tables
-    effects = [] if _rows(summary, "matches") else _rows(summary, "effects")
-    arms = _in_order(e.get("arm") for e in effects if e.get("arm"))
-    if len(arms) >= 3:
-        parts += _answer_many(summary, effects, arms, baseline, holm)
-        arms_one_by_one = []
-    else:
-        arms_one_by_one = arms
-    for arm in arms_one_by_one:
-        mine = {e.get("metric"): e for e in effects if e.get("arm") == arm and _est_ok(e)}
-        if mine and all(_identical(e) for e in mine.values()):
-            base = baseline or "the baseline"
-            parts.append(f"Arm {arm} gives exactly the same results as {base} on every "
-                         f"paired {_unit_name(summary, False)} (every effect is 0).")
-            continue
-        keys = _key_metrics(summary, list(mine), limit=3)
-        clauses = []
-        for index, metric in enumerate(keys):
-            e = mine[metric]
-            kind = metric_kind(metric)
-            ci = _ci(e, kind, diff=True, unit=True)
-            text = f"{metric_label(metric)} by {_point(e, kind, True)}{_unit_words(kind)}"
-            if not ci and e["estimate"] == 0 and _ok(e.get("correlation")) \
-                    and e["correlation"] >= 1.0:
-                clauses.append(f"{metric_label(metric)} by 0 (identical on every paired unit)")
-                continue
-            if index == 0:
-                adjusted = holm and _ok(e.get("holm_p"))
-                ptext = _p_words(e.get("holm_p") if adjusted else e.get("p_value"))
-                if ptext and adjusted:
-                    ptext = "Holm-adjusted " + ptext
-                inside = "; ".join(t for t in (f"95% CI {ci}" if ci else "", ptext) if t)
-            else:
-                inside = ci
-            if inside:
-                text += f" ({inside})"
-            if ci and e["ci_low"] <= 0 <= e["ci_high"]:
-                text += (", not distinguishable from no change" if index == 0
-                         else ", not significant")
-            clauses.append(text)
-        if clauses:
-            first, rest = clauses[0], clauses[1:]
-            sentence = (f"Against {baseline}, arm {arm} changes {first}" if baseline else
-                        f"Arm {arm} changes {first}")
-            if rest:
-                sentence += "; " + (", ".join(rest[:-1]) + " and " if len(rest) > 1 else "")
-                sentence += rest[-1]
-            parts.append(sentence + ".")
-    for match in _rows(summary, "matches"):
-        parts.append(_match_sentence(match))
+    """The first paragraph: the answer to the study's question (canasta_sim.study.answer;
+    the summary's stored ``answer``, or one built from the summary), then the sequential
+    test in words."""
+    from canasta_sim.study.answer import first_line
+
+    parts = [first_line(summary)]
     sprt = summary.get("sprt")
     if isinstance(sprt, dict):
         parts.append(_sprt_sentence(summary, sprt))
-    if not arms and not _rows(summary, "matches"):
-        means = _rows(summary, "means")
-        for arm in _in_order(r.get("arm") for r in means):
-            mine = {r.get("metric"): r for r in means if r.get("arm") == arm and _est_ok(r)}
-            keys = _key_metrics(summary, list(mine), limit=3)
-            if keys:
-                texts = [f"{metric_label(m)} {_words_est(mine[m], metric_kind(m))}"
-                         for m in keys]
-                parts.append(f"Arm {arm}: " + "; ".join(texts) + ".")
-    if not parts:
-        return "This summary holds no estimates yet."
     return " ".join(p for p in parts if p)
 
 
@@ -282,88 +204,27 @@ def _identical(effect) -> bool:
             and not _ok(effect.get("se")))
 
 
-def _answer_many(summary, effects, arms, baseline, holm) -> list:
-    """Sentences for three or more arms: one per key metric, listing every arm."""
-    metrics = _in_order(e.get("metric") for e in effects if _est_ok(e))
-    sentences = []
-    for index, metric in enumerate(_key_metrics(summary, metrics, limit=3)):
-        kind = metric_kind(metric)
-        label, unit = metric_label(metric), _unit_words(kind)
-        group = {e.get("arm"): e for e in effects if e.get("metric") == metric and _est_ok(e)}
-        d = _row_decimals(list(group.values()), kind)
-        items, clear = [], 0
-        for arm in arms:
-            e = group.get(arm)
-            if e is None:
-                continue
-            text = f"{_point(e, kind, True, d)} for {arm}"
-            if index == 0:
-                text = f"{_point(e, kind, True, d)}{unit} for {arm}"
-                ci = _ci(e, kind, True, unit=True, decimals=d)
-                text += f" (95% CI {ci})" if ci else ""
-            items.append(text)
-            p = e.get("holm_p") if holm and _ok(e.get("holm_p")) else e.get("p_value")
-            clear += 1 if _ok(p) and p < 0.05 else 0
-        if not items:
-            continue
-        test = "Holm-adjusted p < 0.05" if holm else "p < 0.05"
-        if index == 0:
-            against = f"Against {baseline}, " if baseline else ""
-            sentence = f"{against}{label} changes by " + "; ".join(items)
-        else:
-            sentence = f"{label[0].upper()}{label[1:]}: " + ", ".join(items)
-        count = "all" if clear == len(items) and clear > 1 else f"{clear} of {len(items)}"
-        sentence += f"; {count} with {test}."
-        sentences.append(sentence)
-    return sentences
-
-
-def _match_sentence(match) -> str:
-    """One duplicate match in words."""
-    a, b = match.get("a") or "a", match.get("b") or "b"
-    wr, elo, ppd = match.get("win_rate"), match.get("elo"), match.get("points_per_deal")
-    bits = []
-    decided = wr if _est_ok(wr) else None
-    centre = 0.5 if decided else 0.0
-    ref = decided or (ppd if _est_ok(ppd) else None)
-    verb = "plays"
-    if ref is not None and _ok(ref.get("ci_low")) and _ok(ref.get("ci_high")):
-        if ref["ci_low"] > centre:
-            verb = "beats"
-        elif ref["ci_high"] < centre:
-            verb = "loses to"
-        else:
-            verb = "is not distinguishable from"
-    if _est_ok(wr):
-        bits.append(f"win rate {_words_est(wr, 'share')}")
-    if _est_ok(elo):
-        bits.append(f"Elo {_words_est(elo, 'elo', diff=True)}")
-    if _est_ok(ppd):
-        bits.append(f"{_words_est(ppd, 'points', diff=True)} points per deal")
-    arm = match.get("arm")
-    text = f"In {arm}, {a} {verb} {b}" if arm else f"Lineup {a} {verb} {b}"
-    return text + (": " + ", ".join(bits) if bits else "") + "."
-
-
 def _sprt_sentence(summary, sprt) -> str:
     """The sequential test in words."""
     metric = sprt.get("metric") or "the tested metric"
     kind = metric_kind(metric) if sprt.get("metric") else "points"
     decision = sprt.get("decision")
+    # a duplicate match tests lineup a's own result (a win rate is no difference)
+    diff = not (_study(summary).get("design") == "duplicate" and metric == "win_rate")
     what = {"H1": "accepted H1", "H0": "accepted H0"}.get(decision, "was still undecided")
     hyp = ""
     if _ok(sprt.get("h0")) and _ok(sprt.get("h1")):
-        hyp = f" (H0: {_fmt(sprt['h0'], kind, True)}, H1: {_fmt(sprt['h1'], kind, True)})"
+        hyp = f" (H0: {_fmt(sprt['h0'], kind, diff)}, H1: {_fmt(sprt['h1'], kind, diff)})"
     after = []
     if _ok(sprt.get("waves")):
-        after.append(f"{_int(sprt['waves'])} waves")
+        after.append(f"{_int(sprt['waves'])} wave{'' if sprt['waves'] == 1 else 's'}")
     if _ok(sprt.get("units")):
-        after.append(f"{_int(sprt['units'])} {_unit_name(summary)}")
+        after.append(_count_words(summary, sprt["units"]))
     text = f"The sequential test on {metric}{hyp} {what}"
     if after:
         text += " after " + " and ".join(after)
     if _est_ok(sprt.get("estimate")):
-        text += f", with an estimate of {_words_est(sprt['estimate'], kind, True)} at the stop"
+        text += f", with an estimate of {_words_est(sprt['estimate'], kind, diff)} at the stop"
     text += "."
     if sprt.get("stopped_early"):
         text += " It stopped early, so that estimate is biased away from the crossed bound."
@@ -402,23 +263,26 @@ def _provenance(summary):
         .get(design, design))
     add("unit", study.get("unit"))
     add("seed", study.get("seed") if _ok(study.get("seed")) else None)
-    if _ok(study.get("deals")):
-        add("deals per arm", _int(study["deals"]))
-    if _ok(study.get("games")):
-        add("games per arm", _int(study["games"]))
-    add("baseline", study.get("baseline"))
+    duplicate = design == "duplicate"
+    per = " per match" if duplicate else " per arm"
+    for key in ("deals", "games"):
+        if _ok(study.get(key)):
+            add(f"{key}{per}", _count_words(summary, study[key]))
+    if not duplicate:
+        add("baseline", study.get("baseline"))
     if _ok(study.get("units_planned")) and study["units_planned"] not in (study.get("deals"),
                                                                          study.get("games")):
-        add(f"{unit} planned per arm", _int(study["units_planned"]))
+        add(f"{unit} planned{per}", _count_words(summary, study["units_planned"]))
     played = study.get("units_played")
     if isinstance(played, dict) and played:
         shown = [(k, v) for k, v in played.items() if _ok(v)]
         if shown and len({v for _, v in shown}) == 1:
-            add(f"{unit} played", f"{_int(shown[0][1])} per arm")
+            add(f"{unit} played", _count_words(summary, shown[0][1], per))
         elif shown:
-            add(f"{unit} played", "; ".join(f"{k} {_int(v)}" for k, v in shown))
+            add(f"{unit} played", "; ".join(f"{k} {_count_words(summary, v)}"
+                                            for k, v in shown))
     elif _ok(played):
-        add(f"{unit} played", f"{_int(played)} per arm")
+        add(f"{unit} played", _count_words(summary, played, per))
     if study.get("stopped_early") is True:
         add("stopped early", "yes")
     add("spec hash", study.get("spec_hash"), True)
@@ -1134,13 +998,17 @@ def main_table(summary: dict) -> str:
     """
     study = _study(summary)
     head = _title(summary)
-    unit = _unit_name(summary)
     planned = study.get("units_planned")
+    duplicate = study.get("design") == "duplicate"
     if _ok(planned):
-        head += f", {_int(planned)} {unit} planned per arm"
-    if study.get("baseline") and _rows(summary, "effects"):
+        head += ", " + _count_words(summary, planned, " planned per match" if duplicate
+                                    else " planned per arm")
+    if study.get("baseline") and _rows(summary, "effects") and not duplicate:
         head += f", baseline {study['baseline']}"
-    lines = [head[:100]]
+    from canasta_sim.study.answer import first_line
+
+    # the answer first (wrapped), then the title and the table
+    lines = [_wrap(first_line(summary), 100), "", head[:100]]
     matches = _rows(summary, "matches")
     effects = [] if matches else [e for e in _rows(summary, "effects") if _est_ok(e)]
     if matches:

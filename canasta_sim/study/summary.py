@@ -23,6 +23,7 @@ from canasta_sim._cache import current_kernels_hash
 from canasta_sim.errors import BadInput
 from canasta_sim.study import catalogue, store
 from canasta_sim.study import metrics as M
+from canasta_sim.study.answer import build_answer
 
 SCHEMA = "canasta-sim.study-summary/1"
 SKIP_COLUMNS = ("rules", "seed") + tuple(f"policy_{k}" for k in range(6))
@@ -270,7 +271,9 @@ def build_summary(study, command=None) -> dict:
         "notes": notes,
     }
     _general_notes(spec, summary, accs, units_played)
-    return _clean(summary)
+    summary = _clean(summary)
+    summary["answer"] = _clean(build_answer(summary))
+    return summary
 
 
 def _study_block(study, command, units_played, sprt_state) -> dict:
@@ -280,7 +283,9 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
     manifest = study.manifest or {}
     return {"name": spec.name, "design": spec.design, "unit": spec.unit, "seed": spec.seed,
             "deals": None if spec.games else spec.units,
-            "games": spec.units if spec.games else None, "baseline": spec.baseline,
+            "games": spec.units if spec.games else None,
+            "rotations": max(spec.rotations(arm) for arm in spec.arms),
+            "baseline": None if spec.design == "duplicate" else spec.baseline,
             "shard_size": spec.shard_size,
             "spec_hash": spec.spec_hash(),
             "kernels_hash": manifest.get("kernels_hash") or current_kernels_hash(),
@@ -316,10 +321,20 @@ def _metric_order(spec, accs) -> list:
     return [m for m in catalogue.metric_names(spec.games) if m in base]
 
 
+def _side_metric(metric) -> bool:
+    """A metric of a side as written (side 0's win rate, side 0 minus side 1, s{k}_...):
+    in a duplicate design every lineup holds every side, so these say nothing of a match."""
+    return metric in ("win_rate", "score_diff") or (
+        metric[:1] == "s" and metric[1:2].isdigit())
+
+
 def _means(spec, accs) -> list:
-    """Each arm's mean of every metric."""
+    """Each arm's mean of every metric (a duplicate design: not those of a side as
+    written)."""
     rows = []
     for metric in _metric_order(spec, accs):
+        if spec.design == "duplicate" and _side_metric(metric):
+            continue
         for arm in spec.arms:
             sums = accs[arm.name].sums.get(metric)
             if sums is None:
@@ -346,7 +361,11 @@ def arm_effect(metric, sums):
 
 
 def _effects(spec, accs, stats, notes) -> list:
-    """Every non-baseline arm against the baseline on every metric, Holm within a metric."""
+    """Every non-baseline arm against the baseline on every metric, Holm within a metric;
+    none in a duplicate design (its arms are matches, answered by ``matches``: one match
+    minus another is no question)."""
+    if spec.design == "duplicate":
+        return []
     others = [a.name for a in spec.arms[1:]]
     rows = []
     for metric in _metric_order(spec, accs):
@@ -382,7 +401,8 @@ def _effects(spec, accs, stats, notes) -> list:
 
 def _ratio_makes_sense(metric, sums) -> bool:
     """A relative effect (ratio - 1) for key metrics whose baseline mean is clearly not 0."""
-    if metric not in catalogue.KEY_METRICS or metric in ("score_diff", "first_player_advantage"):
+    if metric not in catalogue.KEY_METRICS + catalogue.RULE_EFFECTS \
+            or metric in ("score_diff", "first_player_advantage"):
         return False
     base = sums.mean_b()
     return base.ci_low is not None and (base.ci_low > 0 or base.ci_high < 0)
@@ -393,6 +413,8 @@ def _medians(spec, accs, stats) -> list:
     rows = []
     for arm in spec.arms:
         for metric, counter in accs[arm.name].median_hist.items():
+            if spec.design == "duplicate" and _side_metric(metric):
+                continue
             values, counts = _sorted_hist(counter)
             if counts.sum() == 0:
                 continue
@@ -414,6 +436,8 @@ def _matches(spec, accs, stats) -> list:
                "win_rate": None, "elo": None, "pentanomial": None, "los": None,
                "trinomial_variance_ratio": None, "fair_share": 0.5}
         if acc.match is not None:
+            lost, drawn, won = (int(c) for c in acc.match.trinomial)
+            row["wld"] = {"wins": won, "losses": lost, "draws": drawn}
             row.update(win_rate=acc.match.win_rate().to_dict(), elo=acc.match.elo().to_dict(),
                        pentanomial=[int(c) for c in acc.match.pentanomial],
                        los=acc.match.los(),
