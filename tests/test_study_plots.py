@@ -157,6 +157,9 @@ def test_a_sweep_with_uneven_values_is_drawn_on_a_log_or_categorical_axis():
     for ax in log.axes:
         assert ax.get_xscale() == "log"
         assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "4", "8", "16"]
+    floats = plots.make_figures(_swept([2.0, 4.0, 8.0, 16.0, 32.0]))["sweep-rules.hand_size"]
+    assert [t.get_text() for t in floats.axes[0].get_xticklabels()] == \
+        ["2", "4", "8", "16", "32"]
     uneven = plots.make_figures(_swept([11, 12, 13, 14, 40]))["sweep-rules.hand_size"]
     for ax in uneven.axes:
         assert ax.get_xscale() == "linear"
@@ -275,10 +278,10 @@ def test_the_closing_line_of_a_run_counts_the_compile(fresh_state, monkeypatch):
     monkeypatch.setitem(_cache.STATE, "seconds", 97.0)
     assert cli._counting_compile("10 deals -> x.parquet", 0.0) == \
         "10 deals -> x.parquet (after 97 s compiling the kernels)"
-    assert study_cli._times(130.0, 97.0, 30.0, 3.0) == \
+    assert study_cli._times(130.0, 97.2, 97.0, 30.0, 3.0) == \
         "2.2 min in all: 97 s compiling the kernels, 30.0 s playing, 3.0 s writing the report"
-    assert study_cli._times(33.0, 0.0, 30.0, 3.0) == \
-        "33 s in all: 30.0 s playing, 3.0 s writing the report"
+    assert study_cli._times(37.0, 4.0, 0.0, 30.0, 3.0) == \
+        "37 s in all: 4.0 s loading the kernels, 30.0 s playing, 3.0 s writing the report"
 
 
 def test_a_study_run_says_it_writes_the_report_and_where_the_time_went(tmp_path):
@@ -302,6 +305,6 @@ def test_a_study_run_says_it_writes_the_report_and_where_the_time_went(tmp_path)
         "plots)..." in result.stderr
     closing = result.stdout.strip().splitlines()[-1]
     assert closing.startswith(f"report: {out / 'report.html'} (and report.md, summary.json); ")
-    assert re.search(r"in all: (\d+ s compiling the kernels, )?[\d.]+ s playing, "
-                     r"[\d.]+ s writing the report$", closing), closing
+    assert re.search(r"in all: (\d+ s compiling|[\d.]+ s loading) the kernels, [\d.]+ s "
+                     r"playing, [\d.]+ s writing the report$", closing), closing
     assert (out / "report.html").exists() and (out / "plots" / "lead.png").exists()

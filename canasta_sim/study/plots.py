@@ -354,8 +354,12 @@ def sweep_axis(values) -> str:
 
 
 def _value_text(value) -> str:
-    """A swept value as a tick label."""
-    return str(value).lower() if isinstance(value, bool) else str(value)
+    """A swept value as a tick label (a whole float without its '.0')."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _sweep(summary, sweep, Figure):
