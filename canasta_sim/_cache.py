@@ -18,10 +18,10 @@ user's own ``cache=True`` functions are cached where numba would put them anyway
 * If the folder cannot be created or written, the kernels compile in every process and
   nothing is written anywhere (never beside the sources).
 * The first kernel that must be compiled prints one line on stderr saying so; on a terminal
-  that line counts the seconds while the compile runs.  :func:`compile_seconds` is how long
-  this process has spent compiling, and :func:`say_compiled` prints the line that ends a
-  compile with its time (the commands print it once the kernels are ready, and their
-  closing line counts the compile too).
+  a short line under it counts the seconds while the compile runs and ends as the line of
+  the compile's end.  :func:`compile_seconds` is how long this process has spent compiling,
+  and :func:`say_compiled` prints the line that ends a compile with its time elsewhere (the
+  commands call it once the kernels are ready, and their closing line counts the compile).
 """
 from __future__ import annotations
 
@@ -142,22 +142,25 @@ def _on_terminal() -> bool:
 
 
 class _Ticker:
-    """The compile line on a terminal, rewritten every ``TICK_SECONDS`` with the seconds
-    since the compile began, from a daemon thread (numba compiles in the calling thread)."""
+    """On a terminal, a short line under the compile line counting the seconds since the
+    compile began (``canasta-sim: compiling... 37 s``), rewritten every ``TICK_SECONDS`` from
+    a daemon thread (numba compiles in the calling thread); short so that it never wraps,
+    which would make ``\\r`` print a new line at every tick on a narrow terminal."""
 
     def __init__(self, started: float):
-        """Write the line and start counting from ``started`` (a perf_counter)."""
+        """Start counting from ``started`` (a perf_counter)."""
         self.started = started
         self.stop_event = threading.Event()
-        self._write("")
+        self._write("canasta-sim: compiling... 0 s")
         self.thread = threading.Thread(target=self._run, name="canasta-sim-compile-line",
                                        daemon=True)
         self.thread.start()
 
-    def _write(self, tail: str, end: str = ""):
-        """Rewrite the line as the note plus ``tail``."""
+    @staticmethod
+    def _write(text: str, end: str = ""):
+        """Rewrite the line as ``text``."""
         try:
-            sys.stderr.write("\r" + COMPILE_NOTE + tail + end)
+            sys.stderr.write("\r" + text + "\033[K" + end)
             sys.stderr.flush()
         except (OSError, ValueError, AttributeError):
             pass
@@ -165,13 +168,18 @@ class _Ticker:
     def _run(self):
         """Count on until stopped."""
         while not self.stop_event.wait(TICK_SECONDS):
-            self._write(f" {time.perf_counter() - self.started:.0f} s")
+            self._write(f"canasta-sim: compiling... {time.perf_counter() - self.started:.0f} s")
 
-    def stop(self):
-        """Stop counting and end the line with the seconds so far."""
+    def stop(self, seconds: float):
+        """Stop counting and replace the line by the line of the compile's end."""
         self.stop_event.set()
         self.thread.join()
-        self._write(f" {time.perf_counter() - self.started:.0f} s", "\n")
+        self._write(_compiled_line(seconds), "\n")
+
+
+def _compiled_line(seconds: float) -> str:
+    """The line that ends a compile."""
+    return f"canasta-sim: compiled the kernels in {seconds:.1f} s"
 
 
 def note_compiling():
@@ -187,22 +195,22 @@ def note_compiling():
     if STATE["reason"]:
         _say(f"canasta-sim: warning: {STATE['reason']}; the kernels are compiled again in "
              f"every run: set {ENV} to a writable folder (docs/install.md)")
+    _say(COMPILE_NOTE)
     if _on_terminal():
         STATE["ticker"] = _Ticker(STATE["started"])
-    else:
-        _say(COMPILE_NOTE)
 
 
 def note_compiled():
-    """An entry kernel has been compiled (and stored): stop the clock of the compile and the
-    counting of the compile line.  Kernels compiled only to be linked into their callers do
-    not count: their entry kernel's compile goes on."""
+    """An entry kernel has been compiled (and stored): stop the clock of the compile; on a
+    terminal the counting line becomes the line of the compile's end.  Kernels compiled only
+    to be linked into their callers do not count: their entry kernel's compile goes on."""
     if STATE["started"] is not None:
         STATE["seconds"] += time.perf_counter() - STATE["started"]
         STATE["started"] = None
     ticker, STATE["ticker"] = STATE["ticker"], None
     if ticker is not None:
-        ticker.stop()
+        ticker.stop(STATE["seconds"])
+        STATE["said"] = True
 
 
 def compile_seconds() -> float:
@@ -215,8 +223,15 @@ def compile_seconds() -> float:
 def compile_words(before: float = 0.0) -> str:
     """'97 s compiling the kernels' for the closing line of a run that began when
     :func:`compile_seconds` was ``before``; '' when it compiled nothing."""
-    seconds = compile_seconds() - before
-    return f"{seconds:.0f} s compiling the kernels" if seconds > 0 else ""
+    return seconds_compiling(compile_seconds() - before)
+
+
+def seconds_compiling(seconds: float) -> str:
+    """'97 s compiling the kernels' ('0.2 s ...' under ten seconds; '' for none)."""
+    if seconds <= 0:
+        return ""
+    return f"{seconds:.0f} s compiling the kernels" if seconds >= 10 else \
+        f"{seconds:.1f} s compiling the kernels"
 
 
 def say_compiled():
@@ -226,7 +241,7 @@ def say_compiled():
     seconds = compile_seconds()
     if seconds > 0 and not STATE["said"]:
         STATE["said"] = True
-        _say(f"canasta-sim: compiled the kernels in {seconds:.1f} s")
+        _say(_compiled_line(seconds))
     return seconds
 
 

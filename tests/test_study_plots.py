@@ -261,13 +261,16 @@ def test_on_a_terminal_the_compile_line_counts_the_seconds(fresh_state, monkeypa
     time.sleep(0.2)
     _cache.note_compiled()
     text = err.getvalue()
-    assert text.startswith("\r" + _cache.COMPILE_NOTE)
-    assert re.search(re.escape(_cache.COMPILE_NOTE) + r" \d+ s", text)
-    assert text.endswith(" s\n") and text.count("\n") == 1
+    first, rest = text.split("\n", 1)
+    assert first == _cache.COMPILE_NOTE  # as in a log
+    ticks = rest.split("\r")[1:]
+    assert len(ticks) >= 3 and ticks[1].startswith("canasta-sim: compiling... ")
+    assert all(len(t) < 80 for t in ticks)  # never wraps on a terminal 80 columns wide
+    assert re.fullmatch(r"canasta-sim: compiled the kernels in \d+\.\d s\033\[K\n", ticks[-1])
     assert _cache.compile_seconds() >= 0.2
-    before = err.getvalue()
     time.sleep(0.05)
-    assert err.getvalue() == before  # the ticker has stopped
+    assert err.getvalue() == text  # the ticker has stopped
+    assert _cache.say_compiled() >= 0.2 and err.getvalue() == text  # said once
 
 
 def test_the_closing_line_of_a_run_counts_the_compile(fresh_state, monkeypatch):

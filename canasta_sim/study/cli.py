@@ -174,7 +174,9 @@ def _times(total: float, ready: float, compiled: float, playing: float,
     """Where a run's seconds went, for its closing line: '2.1 min in all: 97 s compiling the
     kernels, 28.0 s playing, 3.1 s writing the report'; without a compile, the seconds of
     loading them from the cache (``ready``) instead."""
-    parts = [f"{compiled:.0f} s compiling the kernels" if compiled > 0 else
+    from canasta_sim import _cache
+
+    parts = [_cache.seconds_compiling(compiled) if compiled > 0 else
              f"{ready:.1f} s loading the kernels"]
     parts += [f"{playing:.1f} s playing", f"{writing:.1f} s writing the report"]
     return f"{_duration(total)} in all: " + ", ".join(parts)
