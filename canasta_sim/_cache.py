@@ -17,7 +17,11 @@ user's own ``cache=True`` functions are cached where numba would put them anyway
   removed and the kernel compiled again.  A cache that cannot be written is skipped.
 * If the folder cannot be created or written, the kernels compile in every process and
   nothing is written anywhere (never beside the sources).
-* The first kernel that must be compiled prints one line on stderr saying so.
+* The first kernel that must be compiled prints one line on stderr saying so; on a terminal
+  a short line under it counts the seconds while the compile runs and ends as the line of
+  the compile's end.  :func:`compile_seconds` is how long this process has spent compiling,
+  and :func:`say_compiled` prints the line that ends a compile with its time elsewhere (the
+  commands call it once the kernels are ready, and their closing line counts the compile).
 """
 from __future__ import annotations
 
@@ -28,6 +32,8 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 ENV = "CANASTA_SIM_CACHE_DIR"
@@ -35,9 +41,14 @@ COMPILE_NOTE = ("canasta-sim: compiling the kernels (once per machine and versio
                 "kernel sources; usually 1.5-3 minutes)...")
 _FOLDER_NAME = re.compile(r"numba-[0-9a-f]{12}")
 
+TICK_SECONDS = 1.0  # how often the compile line on a terminal counts on
+
 # What this process has done with the cache: the folder in use (False = not resolved yet,
-# None = unusable), why it is unusable, and whether the compile line was printed.
-STATE = {"folder": False, "reason": "", "noted": False, "damaged": 0}
+# None = unusable), why it is unusable, whether the compile line was printed, when the
+# compile under way began (a perf_counter, None when none is), the seconds of the compiles
+# that ended, whether the end of them was said, and the ticker of the compile line.
+STATE = {"folder": False, "reason": "", "noted": False, "damaged": 0, "started": None,
+         "seconds": 0.0, "said": False, "ticker": None}
 
 
 def kernels_dir():
@@ -122,15 +133,116 @@ def _say(line: str):
         pass
 
 
+def _on_terminal() -> bool:
+    """Whether stderr is a terminal (where a line can be rewritten in place)."""
+    try:
+        return sys.stderr.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+class _Ticker:
+    """On a terminal, a short line under the compile line counting the seconds since the
+    compile began (``canasta-sim: compiling... 37 s``), rewritten every ``TICK_SECONDS`` from
+    a daemon thread (numba compiles in the calling thread); short so that it never wraps,
+    which would make ``\\r`` print a new line at every tick on a narrow terminal."""
+
+    def __init__(self, started: float):
+        """Start counting from ``started`` (a perf_counter)."""
+        self.started = started
+        self.stop_event = threading.Event()
+        self._write("canasta-sim: compiling... 0 s")
+        self.thread = threading.Thread(target=self._run, name="canasta-sim-compile-line",
+                                       daemon=True)
+        self.thread.start()
+
+    @staticmethod
+    def _write(text: str, end: str = ""):
+        """Rewrite the line as ``text``."""
+        try:
+            sys.stderr.write("\r" + text + "\033[K" + end)
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def _run(self):
+        """Count on until stopped."""
+        while not self.stop_event.wait(TICK_SECONDS):
+            self._write(f"canasta-sim: compiling... {time.perf_counter() - self.started:.0f} s")
+
+    def stop(self, seconds: float):
+        """Stop counting and replace the line by the line of the compile's end."""
+        self.stop_event.set()
+        self.thread.join()
+        self._write(_compiled_line(seconds), "\n")
+
+
+def _compiled_line(seconds: float) -> str:
+    """The line that ends a compile."""
+    return f"canasta-sim: compiled the kernels in {seconds:.1f} s"
+
+
 def note_compiling():
-    """Print the compile line once per process, with the cache problem if there is one."""
+    """A kernel is about to be compiled: start the clock of the compile (if it is not
+    running) and print the compile line once per process, with the cache problem if there
+    is one (on a terminal the line then counts the seconds until :func:`note_compiled`)."""
+    if STATE["started"] is None:
+        STATE["started"] = time.perf_counter()
+        STATE["said"] = False
     if STATE["noted"]:
         return
     STATE["noted"] = True
-    _say(COMPILE_NOTE)
     if STATE["reason"]:
         _say(f"canasta-sim: warning: {STATE['reason']}; the kernels are compiled again in "
              f"every run: set {ENV} to a writable folder (docs/install.md)")
+    _say(COMPILE_NOTE)
+    if _on_terminal():
+        STATE["ticker"] = _Ticker(STATE["started"])
+
+
+def note_compiled():
+    """An entry kernel has been compiled (and stored): stop the clock of the compile; on a
+    terminal the counting line becomes the line of the compile's end.  Kernels compiled only
+    to be linked into their callers do not count: their entry kernel's compile goes on."""
+    if STATE["started"] is not None:
+        STATE["seconds"] += time.perf_counter() - STATE["started"]
+        STATE["started"] = None
+    ticker, STATE["ticker"] = STATE["ticker"], None
+    if ticker is not None:
+        ticker.stop(STATE["seconds"])
+        STATE["said"] = True
+
+
+def compile_seconds() -> float:
+    """The seconds this process has spent compiling kernels (0.0 when it loaded them all
+    from the cache), the compile under way included."""
+    running = STATE["started"]
+    return STATE["seconds"] + (time.perf_counter() - running if running is not None else 0.0)
+
+
+def compile_words(before: float = 0.0) -> str:
+    """'97 s compiling the kernels' for the closing line of a run that began when
+    :func:`compile_seconds` was ``before``; '' when it compiled nothing."""
+    return seconds_compiling(compile_seconds() - before)
+
+
+def seconds_compiling(seconds: float) -> str:
+    """'97 s compiling the kernels' ('0.2 s ...' under ten seconds; '' for none)."""
+    if seconds <= 0:
+        return ""
+    return f"{seconds:.0f} s compiling the kernels" if seconds >= 10 else \
+        f"{seconds:.1f} s compiling the kernels"
+
+
+def say_compiled():
+    """Print ``canasta-sim: compiled the kernels in 97 s`` once after a compile (nothing when
+    every kernel came from the cache, or when it was said already); returns the seconds."""
+    note_compiled()
+    seconds = compile_seconds()
+    if seconds > 0 and not STATE["said"]:
+        STATE["said"] = True
+        _say(_compiled_line(seconds))
+    return seconds
 
 
 def disk_cache(dispatcher):
@@ -141,9 +253,9 @@ def disk_cache(dispatcher):
     folder = active_folder()
     if folder:
         dispatcher._cache = KernelCache(dispatcher.py_func, folder, note_compiling,
-                                        _note_damaged)
+                                        _note_damaged, note_compiled)
     else:
-        dispatcher._cache = NoCache(note_compiling)
+        dispatcher._cache = NoCache(note_compiling, note_compiled)
     return dispatcher
 
 

@@ -100,10 +100,12 @@ class KernelCache(_nc.FunctionCache):
     """The cache of one kernel: entries in ``folder``; damaged entries removed and the
     kernel compiled again; a failed save only means the next process compiles too."""
 
-    def __init__(self, py_func, folder, on_compile, on_damaged):
+    def __init__(self, py_func, folder, on_compile, on_damaged, on_compiled=None):
         """Set up the cache of ``py_func`` in ``folder``; ``on_compile()`` is called before
-        numba compiles the kernel, ``on_damaged()`` when a damaged entry was removed."""
+        numba compiles the kernel, ``on_damaged()`` when a damaged entry was removed,
+        ``on_compiled()`` when the machine code of a compiled kernel is there to be stored."""
         self._on_compile, self._on_damaged = on_compile, on_damaged
+        self._on_compiled = on_compiled or (lambda: None)
         self._name = repr(py_func)
         self._py_func = py_func
         self._impl = _Impl(py_func, folder)
@@ -141,16 +143,25 @@ class KernelCache(_nc.FunctionCache):
                 super().save_overload(sig, data)
             except Exception:  # noqa: BLE001 - caching is an optimisation only
                 pass
+        finally:
+            self._on_compiled()
 
 
 class NoCache(_nc.NullCache):
     """No cache at all (the folder is unusable): compile, and say so once."""
 
-    def __init__(self, on_compile):
-        """``on_compile()`` is called before numba compiles the kernel."""
+    def __init__(self, on_compile, on_compiled=None):
+        """``on_compile()`` is called before numba compiles the kernel, ``on_compiled()``
+        when the machine code of a compiled kernel is there (and not stored)."""
         self._on_compile = on_compile
+        self._on_compiled = on_compiled or (lambda: None)
 
     def load_overload(self, sig, target_context):
         """Nothing is cached: note the compile and let numba compile."""
         self._on_compile()
         return None
+
+    def save_overload(self, sig, data):
+        """Store nothing; an entry kernel's compile has ended."""
+        if not getattr(data.library, "for_linking_only", False):
+            self._on_compiled()

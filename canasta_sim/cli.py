@@ -267,17 +267,37 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
         for path in paths:
             results.check_writable(path, suffix=".parquet")
     progress = not quiet and sys.stderr.isatty()
+    compiled = _compiled_so_far()
     _ready_kernels(games is not None)
     start = time.perf_counter()
     tables = sweep_plans.iter_sweep_tables(points, chunk_size, progress, threads)
     if games is None:
         summary = _Summary(plan.rules.num_sides)
         results.write_parquet(summary.watch(tables), out)
-        click.echo(summary.line(plan.deals * len(points), out, time.perf_counter() - start))
+        click.echo(_counting_compile(summary.line(plan.deals * len(points), out,
+                                                  time.perf_counter() - start), compiled))
     else:
         summary = _GameSummary(plan.rules.num_sides)
         results.write_parquets(summary.watch(tables), paths)
-        click.echo(summary.line(paths, time.perf_counter() - start))
+        click.echo(_counting_compile(summary.line(paths, time.perf_counter() - start),
+                                     compiled))
+
+
+def _compiled_so_far() -> float:
+    """The seconds this process has spent compiling kernels until now."""
+    from canasta_sim import _cache
+
+    return _cache.compile_seconds()
+
+
+def _counting_compile(line: str, before: float) -> str:
+    """A run's closing line, with the seconds it spent compiling the kernels when it
+    compiled them (``before``: :func:`_compiled_so_far` when it began); the speed in the
+    line is the simulation's own."""
+    from canasta_sim import _cache
+
+    words = _cache.compile_words(before)
+    return f"{line} (after {words})" if words else line
 
 
 def _make_default_folder(folder):
@@ -293,12 +313,13 @@ def _ready_kernels(games=False):
     """Load (or, the first time on a machine, compile) the kernels a run needs, in the main
     thread and before the clock starts, so the speed in the summary is the simulation's own
     and Ctrl-C during a compile stops the run.  The compile line on stderr comes from the
-    cache (canasta_sim._cache)."""
-    from canasta_sim import _signals
+    cache (canasta_sim._cache), and so does the line with its seconds once it is done."""
+    from canasta_sim import _cache, _signals
     from canasta_sim.warm import warm_play_deals, warm_play_games
 
     (warm_play_games if games else warm_play_deals)()
     _signals.check()
+    _cache.say_compiled()
 
 
 def _value_counts(column) -> dict:

@@ -22,10 +22,10 @@ report = importlib.import_module("canasta_sim.study.report")
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 EXPECTED_PLOTS = {
-    "crn-deal": {"forest", "duration"},
-    "game-sweep": {"forest", "sweep-rules.hand_size", "duration", "leader-wins"},
+    "crn-deal": {"lead", "forest", "duration"},
+    "game-sweep": {"lead", "forest", "sweep-rules.hand_size", "duration", "leader-wins"},
     "duplicate": {"matrix", "duration", "leader-wins"},
-    "sprt": {"forest", "duration"},
+    "sprt": {"lead", "forest", "duration"},
     "duplicate-deal": {"matrix", "duration"},
 }
 NULL_WORDS = re.compile(r"\b(None|nan|NaN|null|inf)\b")
@@ -290,7 +290,7 @@ def test_nulls_and_missing_fields_are_skipped(tmp_path):
         assert not NULL_WORDS.search(DATA_URI.sub("", text))
     assert "## Medians" not in md and "Holm adjustment used: 2 arms" not in md
     assert "How the 95% intervals were computed" in md  # the methods still are explained
-    assert len(paths) == 4
+    assert len(paths) == 5 and (tmp_path / "plots" / "lead.png").exists()
 
 
 def test_a_summary_with_almost_nothing():

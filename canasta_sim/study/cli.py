@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 import click
 
@@ -47,13 +48,16 @@ def _progress(quiet) -> bool:
 
 
 def _ready_kernels(show: bool) -> None:
-    """Load or compile the kernels before the bar starts (said on stderr when shown)."""
+    """Load or compile the kernels before the bar starts (said on stderr when shown; a
+    compile is said with its seconds in any case)."""
+    from canasta_sim import _cache
     from canasta_sim.warm import warm
 
     if show:
         click.echo("canasta-sim: loading the kernels (the first run on a machine compiles "
                    "them, about 100 s)...", err=True)
     warm()
+    _cache.say_compiled()
 
 
 @click.group()
@@ -128,11 +132,18 @@ def _run_and_say(spec, out, executor, scheduler, workers, threads, quiet, no_rep
     execute.parse_slice(shard)
     if executor == "threads":
         runner.check_threads(threads)
+    from canasta_sim import _cache
+
     progress = _progress(quiet)
+    start, compiled = time.perf_counter(), _cache.compile_seconds()
     _ready_kernels(progress)
+    ready = time.perf_counter() - start
+    if not no_report and shard is None:
+        execute.check_study_extra()  # before playing, so a long run never fails at its report
+    playing = time.perf_counter()
     study = execute.run(spec, out, executor=executor, threads=threads, scheduler=scheduler,
-                        workers=workers, shard=shard, progress=progress,
-                        report=not no_report)
+                        workers=workers, shard=shard, progress=progress, report=False)
+    playing = time.perf_counter() - playing
     info = execute.status(out)
     if shard is not None:
         click.echo(f"slice {shard} of {out}: done; {info['missing_units']} "
@@ -144,10 +155,31 @@ def _run_and_say(spec, out, executor, scheduler, workers, threads, quiet, no_rep
     if not no_report:
         from canasta_sim.study.report import main_table
         from canasta_sim.study.summary import load_summary
+        from canasta_sim.study.summary import report as write_report
 
+        click.echo("canasta-sim: writing the report (summary.json, report.md, report.html, "
+                   "plots)...", err=True)
+        writing = time.perf_counter()
+        write_report(study)
         click.echo(main_table(load_summary(out)))
-        click.echo(f"report: {os.path.join(out, 'report.html')} (and report.md, summary.json)")
+        writing = time.perf_counter() - writing
+        click.echo(f"report: {os.path.join(out, 'report.html')} (and report.md, summary.json); "
+                   + _times(time.perf_counter() - start, ready,
+                            _cache.compile_seconds() - compiled, playing, writing))
     return study
+
+
+def _times(total: float, ready: float, compiled: float, playing: float,
+           writing: float) -> str:
+    """Where a run's seconds went, for its closing line: '2.1 min in all: 97 s compiling the
+    kernels, 28.0 s playing, 3.1 s writing the report'; without a compile, the seconds of
+    loading them from the cache (``ready``) instead."""
+    from canasta_sim import _cache
+
+    parts = [_cache.seconds_compiling(compiled) if compiled > 0 else
+             f"{ready:.1f} s loading the kernels"]
+    parts += [f"{playing:.1f} s playing", f"{writing:.1f} s writing the report"]
+    return f"{_duration(total)} in all: " + ", ".join(parts)
 
 
 @study.command("status")

@@ -2,10 +2,15 @@
 
 :func:`make_plots` returns PNG bytes by name, only for the plots that apply:
 
+- ``lead``: one panel, the relative effects (arm / baseline - 1, in %) of the lead metrics
+  (:func:`lead_metrics`) with their 95% intervals, every arm on the same axis;
 - ``forest``: every effect (arm minus baseline) with its 95% interval, one small panel per
-  metric in the metric's own unit, the zero line dashed;
+  metric in the metric's own unit, the zero line dashed; metrics whose effects are zero by
+  construction (every arm exactly 0 with no interval) get no panel;
 - ``sweep-<parameter>``: for each swept parameter, the effect on the key metrics against
-  the swept value with the interval as a band;
+  the swept value with the interval as a band; uneven numeric values are drawn on a log
+  axis (all positive, spanning a factor of 10 or more) or as equally spaced categories
+  (:func:`sweep_axis`);
 - ``duration``: turns per deal (and deals per game) distributions per arm;
 - ``leader-wins``: P(the leader after deal k wins) for k = 1..4 per arm (game studies);
 - ``matrix``: for a tournament of single policies (duplicate design), the win rate (or
@@ -24,7 +29,7 @@ from canasta_sim.study.text import in_order as _in_order
 from canasta_sim.study.text import ok as _ok
 from canasta_sim.study.text import rows as _rows
 
-__all__ = ["make_plots"]
+__all__ = ["make_plots", "make_figures", "lead_metrics", "zero_by_construction", "sweep_axis"]
 
 DPI = 100
 WIDTH = 12.0  # inches: 1200 px, the width of the HTML report's column
@@ -46,6 +51,85 @@ def _est(obj):
     return est, low, high
 
 
+
+
+# --- which metrics lead ------------------------------------------------------------------------
+
+LEAD_LIMIT = 4
+# differences between sides: near 0 by symmetry, so a ratio to their mean means nothing
+SIDE_DIFFERENCES = ("score_diff", "first_player_advantage", "final_margin")
+
+
+def _baseline_means(summary) -> dict:
+    """metric -> the baseline arm's mean, for the metrics whose mean is clearly not 0 (its
+    interval excludes 0, or it has no interval and is not 0)."""
+    baseline = (summary.get("study") or {}).get("baseline")
+    effects = _rows(summary, "effects")
+    if effects and effects[0].get("baseline"):
+        baseline = effects[0]["baseline"]
+    found = {}
+    for row in _rows(summary, "means"):
+        if row.get("arm") != baseline or not _est(row):
+            continue
+        value, low, high = _est(row)
+        if value != 0 and (low > 0 or high < 0 or low == high == value):
+            found[row.get("metric")] = value
+    return found
+
+
+def relative_effect(summary, effect, base_means=None):
+    """(estimate, low, high) of ``effect`` relative to the baseline mean, as fractions
+    (0.1 = +10%), or None.  The effect's own ``relative`` object (a bootstrap interval) when
+    the summary has one, else the effect and its interval divided by the baseline mean
+    (which leaves out the baseline mean's own, much smaller, uncertainty)."""
+    if effect.get("metric") in SIDE_DIFFERENCES:
+        return None
+    rel = _est(effect.get("relative"))
+    if rel is not None:
+        return rel
+    means = _baseline_means(summary) if base_means is None else base_means
+    base = means.get(effect.get("metric"))
+    est = _est(effect)
+    if base is None or est is None:
+        return None
+    scaled = [v / abs(base) for v in est]
+    return scaled[0], min(scaled[1:]), max(scaled[1:])
+
+
+def zero_by_construction(summary, metric) -> bool:
+    """True when every effect on ``metric`` is exactly 0 with no width (the arms cannot
+    differ on it, e.g. a side difference summed over both seatings of a symmetric match):
+    such a metric gets no forest panel and never leads."""
+    found = [_est(e) for e in _rows(summary, "effects") if e.get("metric") == metric]
+    found = [e for e in found if e is not None]
+    return bool(found) and all(v == 0 for e in found for v in e)
+
+
+def lead_metrics(summary, limit=LEAD_LIMIT) -> list:
+    """The metrics the ``lead`` panel shows, at most ``limit``.
+
+    ``summary["answer"]["metrics"]`` when the summary names them (the answer's own
+    metrics); otherwise the metrics with the largest relative effect |effect| / |baseline
+    mean| over the arms, those whose interval excludes 0 first.  Only metrics whose baseline
+    mean is clearly not 0 can be relative, differences between sides (``score_diff``) never
+    are, and a metric zero by construction never leads.
+    """
+    answer = summary.get("answer")
+    named = answer.get("metrics") if isinstance(answer, dict) else None
+    if isinstance(named, list) and named:
+        return [m for m in _in_order(named) if isinstance(m, str)][:limit]
+    means = _baseline_means(summary)
+    best = {}
+    for effect in _rows(summary, "effects"):
+        metric = effect.get("metric")
+        rel = relative_effect(summary, effect, means)
+        if rel is None or zero_by_construction(summary, metric):
+            continue
+        value, low, high = rel
+        key = (low > 0 or high < 0, abs(value))
+        if metric not in best or key > best[metric]:
+            best[metric] = key
+    return sorted(best, key=lambda m: best[m], reverse=True)[:limit]
 
 
 def policy_label(name: str, width: int = 28) -> str:
@@ -76,6 +160,87 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
+# --- lead --------------------------------------------------------------------------------------
+
+def _pct(value) -> str:
+    """A relative effect (a fraction) as a signed percentage with sensible decimals."""
+    size = abs(100 * value)
+    decimals = 0 if size >= 100 else (1 if size >= 1 else 2)
+    return f"{100 * value:+.{decimals}f}%"
+
+
+def _lead(summary, Figure, metrics=None):
+    """One panel: the relative effect (%) of every arm on each lead metric, with its CI.
+
+    Metrics are rows from the top (the order of ``metrics``), each arm a coloured marker
+    within its metric's row, filled when the interval excludes 0; the estimate and interval
+    are written at the right when there are at most six arms.
+    """
+    metrics = lead_metrics(summary) if metrics is None else list(metrics)
+    means = _baseline_means(summary)
+    effects = [e for e in _rows(summary, "effects") if e.get("metric") in metrics]
+    arms = _in_order(e.get("arm") for e in effects)
+    table = {(e["metric"], e.get("arm")): relative_effect(summary, e, means) for e in effects}
+    metrics = [m for m in metrics if any(table.get((m, a)) for a in arms)]
+    if not metrics:
+        return None
+    from matplotlib.lines import Line2D
+
+    colors = _arm_colors(summary)
+    labelled = len(arms) <= 6
+    step = 1.0 / (len(arms) + 1)  # arms share a metric's row, one step apart
+    rows = len(metrics) * len(arms)
+    fig = Figure(figsize=(WIDTH, max(2.6, 1.4 + 0.3 * rows + 0.25 * len(metrics))),
+                 layout="constrained")
+    ax = fig.subplots()
+    ends, centres = [0.0], []
+    for index, metric in enumerate(metrics):
+        centre = len(metrics) - 1 - index
+        centres.append(centre)
+        for j, arm in enumerate(arms):
+            rel = table.get((metric, arm))
+            if rel is None:
+                continue
+            value, low, high = (100 * v for v in rel)
+            y = centre + (len(arms) - 1) / 2 * step - j * step
+            color = colors.get(arm, "#333333")
+            significant = low > 0 or high < 0
+            ax.errorbar([value], [y], xerr=[[value - low], [high - value]], fmt="o",
+                        color=color, ecolor=color, elinewidth=2.2, capsize=3.5,
+                        markersize=7, markerfacecolor=color if significant else "white",
+                        markeredgewidth=1.6)
+            ends += [low, high]
+            if labelled:
+                text = f"{_pct(rel[0])}  [{_pct(rel[1])}, {_pct(rel[2])}]"
+                ax.annotate(text, xy=(1.0, y), xycoords=("axes fraction", "data"),
+                            xytext=(8, 0), textcoords="offset points", va="center",
+                            ha="left", fontsize=9.5, color=color, annotation_clip=False)
+        if index:
+            ax.axhline(centre + 0.5, color="#d0d7de", linewidth=0.8)
+    ax.axvline(0.0, color="#555555", linestyle="--", linewidth=1)
+    span = max(ends) - min(ends) or 1.0
+    ax.set_xlim(min(ends) - 0.06 * span, max(ends) + 0.06 * span)
+    ax.set_ylim(-0.5, len(metrics) - 0.5)
+    ax.set_yticks(centres, [m for m in metrics], fontsize=10.5)
+    ax.grid(axis="y", visible=False)
+    ax.xaxis.set_major_formatter(lambda v, _: f"{v:+.0f}%" if v else "0")
+    ax.set_xlabel("relative effect: arm / baseline - 1 (%)")
+    baseline = effects[0].get("baseline") or (summary.get("study") or {}).get("baseline")
+    title = "Relative effects" + (f" against {baseline}" if baseline else "") + \
+        " with 95% CIs (filled marker: the CI excludes 0)"
+    if len(arms) > 1:
+        handles = [Line2D([], [], color=colors.get(a, "#333333"), marker="o", linewidth=2,
+                          label=a) for a in arms]
+        legend = fig.legend(handles=handles, loc="outside upper left", frameon=False,
+                            ncols=min(len(arms), 4), fontsize=10, alignment="left",
+                            title=title)
+        legend.get_title().set_fontsize(12)
+    else:
+        ax.set_title(f"{arms[0]}: " + title[0].lower() + title[1:], loc="left",
+                     fontsize=12)
+    return fig
+
+
 # --- forest ------------------------------------------------------------------------------------
 
 def _forest(summary, Figure):
@@ -84,7 +249,8 @@ def _forest(summary, Figure):
     Up to 24 metrics sit in two columns with the estimate and interval written beside each
     row; more go into three columns without the text.  Arms are named in a legend on top.
     """
-    effects = [e for e in _rows(summary, "effects") if _est(e) and e.get("metric")]
+    effects = [e for e in _rows(summary, "effects") if _est(e) and e.get("metric")
+               and not zero_by_construction(summary, e["metric"])]
     if not effects:
         return None
     from matplotlib.lines import Line2D
@@ -164,8 +330,41 @@ def _sweep_metrics(available):
     return chosen
 
 
+def _even(xs) -> bool:
+    """True when the sorted distinct ``xs`` are (about) evenly spaced: the widest gap is at
+    most 1.5 times the narrowest (two or fewer values are even)."""
+    xs = sorted(set(xs))
+    gaps = [b - a for a, b in zip(xs, xs[1:])]
+    return len(gaps) < 2 or max(gaps) <= 1.5 * min(gaps)
+
+
+def sweep_axis(values) -> str:
+    """How a sweep's x axis is drawn: ``linear`` for evenly spaced numbers, ``log`` for
+    positive numbers evenly spaced on a log scale (1, 2, 4, 8 or 10, 100, 1000), else
+    ``categorical`` (booleans, names, or uneven numbers such as 1, 2, 3, 50: equally spaced
+    in ascending order, each labelled with its value)."""
+    if not values or not all(_ok(v) for v in values):
+        return "categorical"
+    numbers = [float(v) for v in values]
+    if _even(numbers):
+        return "linear"
+    if all(v > 0 for v in numbers) and _even([math.log(v) for v in numbers]):
+        return "log"
+    return "categorical"
+
+
+def _value_text(value) -> str:
+    """A swept value as a tick label (a whole float without its '.0')."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def _sweep(summary, sweep, Figure):
-    """The effect on the key metrics against the swept value, with a CI band."""
+    """The effect on the key metrics against the swept value, with a CI band; the baseline
+    is the hollow marker when it is one of the swept arms, else the dashed zero line."""
     arms, values = sweep.get("arms") or [], sweep.get("values") or []
     if len(arms) != len(values) or len(arms) < 2:
         return None
@@ -178,18 +377,26 @@ def _sweep(summary, sweep, Figure):
         return None
     metrics = _sweep_metrics(available)
     table = {(e.get("metric"), e.get("arm")): e for e in effects}
-    numeric = all(_ok(v) for v in values)
-    xs = [float(v) for v in values] if numeric else list(range(len(values)))
+    axis = sweep_axis(values)
+    if axis == "categorical":
+        order = (sorted(range(len(values)), key=lambda i: float(values[i]))
+                 if all(_ok(v) for v in values) else list(range(len(values))))
+        position = {i: rank for rank, i in enumerate(order)}
+        xs = [position[i] for i in range(len(values))]
+    else:
+        xs = [float(v) for v in values]
+    points = sorted(zip(xs, arms, values), key=lambda p: p[0])
     parameter = sweep.get("parameter") or "value"
-    fig = Figure(figsize=(WIDTH, 3.6), layout="constrained")
+    fig = Figure(figsize=(WIDTH, 3.8), layout="constrained")
     axes = fig.subplots(1, len(metrics), squeeze=False)[0]
+    base_in_sweep = baseline in arms
     for ax, metric in zip(axes, metrics):
         kind = metric_kind(metric)
         factor = 100.0 if kind == "share" else 1.0
         unit = metric_unit(metric, diff=True)
         px, est, low, high = [], [], [], []
         base_x = None
-        for x, arm in zip(xs, arms):
+        for x, arm, _ in points:
             if arm == baseline:
                 base_x = x
                 px.append(x)
@@ -204,20 +411,28 @@ def _sweep(summary, sweep, Figure):
             est.append(factor * e[0])
             low.append(factor * e[1])
             high.append(factor * e[2])
-        ax.axhline(0.0, color="#555555", linestyle="--", linewidth=1)
+        zero_label = None if base_in_sweep else f"no change ({baseline}, the baseline)"
+        ax.axhline(0.0, color="#555555", linestyle="--", linewidth=1, label=zero_label)
         ax.fill_between(px, low, high, color="#1f77b4", alpha=0.22, linewidth=0,
                         label="95% CI")
         ax.plot(px, est, "o-", color="#1f77b4", linewidth=1.8, markersize=5, label="effect")
         if base_x is not None:
             ax.plot([base_x], [0.0], "o", color="white", markeredgecolor="#1f77b4",
-                    markeredgewidth=1.8, markersize=7, zorder=3)
+                    markeredgewidth=1.8, markersize=8, zorder=3,
+                    label=f"baseline ({baseline})")
         ax.set_title(f"{metric}" + (f"  ({unit})" if unit else ""), loc="left",
                      fontweight="bold")
-        ax.set_xlabel(parameter)
-        ax.set_xticks(xs, [str(v).lower() if isinstance(v, bool) else str(v) for v in values])
+        if axis == "log":
+            ax.set_xscale("log")
+            ax.minorticks_off()
+        ax.set_xlabel(parameter + {"log": " (log scale)", "categorical": ""}.get(axis, ""))
+        ax.set_xticks([p[0] for p in points], [_value_text(p[2]) for p in points])
+        if axis == "categorical":
+            ax.set_xlim(-0.4, len(values) - 0.6)
+            ax.grid(axis="x", visible=False)
     axes[0].set_ylabel(f"effect against {baseline}" if baseline else "effect")
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside upper right", ncols=2, frameon=False)
+    fig.legend(handles, labels, loc="outside upper right", ncols=len(labels), frameon=False)
     fig.suptitle(f"Effect of {parameter} against {baseline}" if baseline else
                  f"Effect of {parameter}", x=0.01, ha="left", fontsize=12)
     return fig
@@ -399,17 +614,20 @@ def _matrix(summary, Figure):
 
 # --- entry -------------------------------------------------------------------------------------
 
-def make_plots(summary: dict) -> dict:
-    """PNG bytes by plot name, only for the plots that apply to ``summary``.
+def make_figures(summary: dict, lead=None) -> dict:
+    """matplotlib Figures by plot name, only for the plots that apply to ``summary`` (what
+    :func:`make_plots` draws, for tests and for people who want to restyle a plot).
 
-    Names: ``forest``, ``sweep-<parameter>``, ``duration``, ``leader-wins``, ``matrix``.
+    Names: ``lead``, ``forest``, ``sweep-<parameter>``, ``duration``, ``leader-wins``,
+    ``matrix``.  ``lead``: the metrics of the lead panel (default :func:`lead_metrics`).
     """
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    builders = [("forest", lambda: _forest(summary, Figure))]
+    builders = [("lead", lambda: _lead(summary, Figure, lead)),
+                ("forest", lambda: _forest(summary, Figure))]
     for sweep in _rows(summary, "sweeps"):
         name = "sweep-" + str(sweep.get("parameter") or "value").replace("/", "_")
         builders.append((name, lambda s=sweep: _sweep(summary, s, Figure)))
@@ -421,5 +639,15 @@ def make_plots(summary: dict) -> dict:
         for name, build in builders:
             fig = build()
             if fig is not None:
-                out[name] = _png(fig)
+                out[name] = fig
     return out
+
+
+def make_plots(summary: dict, lead=None) -> dict:
+    """PNG bytes by plot name, only for the plots that apply to ``summary`` (the figures of
+    :func:`make_figures`)."""
+    import matplotlib
+
+    figures = make_figures(summary, lead)
+    with matplotlib.rc_context(_STYLE):
+        return {name: _png(fig) for name, fig in figures.items()}

@@ -67,7 +67,10 @@ METHOD_WORDS = {
     "sprt-normal": "the sequential test's normal approximation of the paired units",
     "gsprt": "the sequential test's generalised likelihood ratio of the counts of unit values",
 }
-_PLOT_ORDER = ("matrix", "sweep-", "forest", "duration", "leader-wins")
+ARMS_PER_TABLE = 6  # arm columns in one table (more are split into several tables)
+_PLOT_ORDER = ("matrix", "sweep-", "lead", "forest", "duration", "leader-wins")
+# plots folded away under a summary line ("details"), with the words of that line
+_FOLDED_PLOTS = {"forest": "every metric in its own unit: show the forest plot"}
 _MISSING = "–"
 
 
@@ -402,6 +405,27 @@ def _effects_blocks(summary, only=None):
     return [("p", intro + words), ("table", headers, rows, aligns)]
 
 
+def _arm_tables(headers, rows, aligns, left, right, per=None):
+    """Table blocks of a table with one column per arm, split so that each holds at most
+    ``per`` arms (default ``ARMS_PER_TABLE``): the ``left`` columns start every table and
+    the ``right`` columns (per metric, not per arm) end the last one.  Keeps a sweep's many
+    arms within a page 1280 px wide instead of a table that scrolls sideways."""
+    per = per or ARMS_PER_TABLE
+    middle = len(headers) - left - right
+    if middle <= per:
+        return [("table", headers, rows, aligns)]
+    blocks = []
+    for first in range(left, left + middle, per):
+        last = min(first + per, left + middle)
+        keep = list(range(left)) + list(range(first, last))
+        if last == left + middle:
+            keep += list(range(left + middle, len(headers)))
+        blocks.append(("table", [headers[i] for i in keep],
+                       [None if row is None else [row[i] for i in keep] for row in rows],
+                       [aligns[i] for i in keep]))
+    return blocks
+
+
 def _wide_blocks(summary, key, intro):
     """Blocks: a metric x arm table of the estimate objects in summary[key]."""
     items = [r for r in _rows(summary, key) if _est_ok(r)]
@@ -423,7 +447,7 @@ def _wide_blocks(summary, key, intro):
                     + [n_text, ", ".join(methods)])
     headers = ["metric"] + arms + ["n", "method"]
     aligns = ["n"] + ["r"] * len(arms) + ["r", "n"]
-    return [("p", intro), ("table", headers, rows, aligns)]
+    return [("p", intro)] + _arm_tables(headers, rows, aligns, 1, 2)
 
 
 def _matches_blocks(summary):
@@ -558,7 +582,7 @@ def _balance_blocks(summary):
         intro += (" 'Leader after deal k wins' counts the games that lasted more than k deals "
                   "and had a strict leader then.")
     headers = ["metric"] + arms
-    return [("p", intro), ("table", headers, rows, ["n"] + ["r"] * len(arms))]
+    return [("p", intro)] + _arm_tables(headers, rows, ["n"] + ["r"] * len(arms), 1, 0)
 
 
 def _sprt_blocks(summary):
@@ -639,19 +663,28 @@ def _caption(name, summary) -> str:
     """What a plot shows and how its intervals were computed."""
     holm = _holm_used(summary)
     effect_methods = _methods_of(_rows(summary, "effects"))
+    if name == "lead":
+        from canasta_sim.study.plots import lead_metrics
+
+        adj = " (unadjusted)" if holm else ""
+        bootstrap = any(_est_ok(e.get("relative")) for e in _rows(summary, "effects"))
+        how = ("block-bootstrap intervals of the ratio where the effects table has a "
+               "relative column, else the effect's interval divided by the baseline mean"
+               if bootstrap else "the effect's interval divided by the baseline mean")
+        return ("Relative effects of the lead metrics (" + ", ".join(lead_metrics(summary))
+                + f"): arm / baseline - 1 in percent with its 95% interval{adj} ({how}); "
+                "the dashed line marks no change, and a filled marker means the interval "
+                "excludes zero. The forest plot below has every metric in its own unit.")
     if name == "forest":
         adj = " (unadjusted; see the Holm columns of the table)" if holm else ""
         return ("Forest plot: every effect (arm minus baseline) with its 95% confidence "
                 f"interval{adj}, one panel per metric in the metric's own unit (shares in "
                 "percentage points); the dashed line marks no change, and a filled marker "
-                "means the interval excludes zero."
+                "means the interval excludes zero. Metrics on which no arm can differ from "
+                "the baseline (every effect exactly 0) have no panel."
                 + (f" Intervals: {effect_methods}." if effect_methods else ""))
     if name.startswith("sweep-"):
-        param = name[len("sweep-"):]
-        return (f"Sweep over {param}: the effect of each swept value against the baseline on "
-                "the key metrics, with the unadjusted 95% confidence interval as a band; the "
-                "hollow marker is the baseline itself."
-                + (f" Intervals: {effect_methods}." if effect_methods else ""))
+        return _sweep_caption(name, summary, effect_methods)
     if name == "duration":
         games = _study(summary).get("unit") == "game"
         extra = " and deals per game (right)" if games else ""
@@ -676,6 +709,29 @@ def _caption(name, summary) -> str:
                 "the column policy with its 95% interval over deal seeds; * marks an interval "
                 "that excludes zero.")
     return name
+
+
+def _sweep_caption(name, summary, effect_methods) -> str:
+    """What a sweep plot shows: its axis and where the baseline is."""
+    from canasta_sim.study.plots import sweep_axis
+
+    param = name[len("sweep-"):]
+    sweep = next((w for w in _rows(summary, "sweeps")
+                  if str(w.get("parameter") or "value").replace("/", "_") == param), {})
+    values = sweep.get("values") or []
+    baseline = _study(summary).get("baseline") or "the baseline"
+    axis = {"log": " The x axis is logarithmic (the values are evenly spaced on a log "
+                   "scale).",
+            "categorical": " The values are equally spaced in ascending order, not to "
+                           "scale."}.get(sweep_axis(values) if values else "linear", "")
+    if baseline in (sweep.get("arms") or []):
+        where = f"the hollow marker is the baseline, {baseline}, at its own value"
+    else:
+        where = (f"the dashed line at zero is the baseline, {baseline}, which is not one of "
+                 "the swept values")
+    return (f"Sweep over {param}: the effect of each swept value against the baseline on "
+            f"the key metrics, with the unadjusted 95% confidence interval as a band; {where}."
+            + axis + (f" Intervals: {effect_methods}." if effect_methods else ""))
 
 
 def _plot_names(names):
@@ -714,8 +770,12 @@ def _sections(summary, plots):
         if key:
             sections.append(("Effects against the baseline", key))
     if plots:
-        sections.append(("Plots", [("figure", name, _caption(name, summary))
-                                   for name in _plot_names(plots)]))
+        figures = []
+        for name in _plot_names(plots):
+            figure = ("figure", name, _caption(name, summary))
+            folded = name in _FOLDED_PLOTS and "lead" in plots  # below what leads
+            figures.append(("details", _FOLDED_PLOTS[name], [figure]) if folded else figure)
+        sections.append(("Plots", figures))
     balance = _balance_blocks(summary)
     if balance:
         sections.append(("Balance", balance))
@@ -848,7 +908,8 @@ table { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabula
 th, td { padding: 3px 9px; border-bottom: 1px solid #e5e8eb; vertical-align: top; }
 th { background: #f6f8fa; text-align: left; font-weight: 600; border-bottom: 2px solid #d0d7de; }
 th.r, td.r { text-align: right; }
-td.r, td.n { white-space: nowrap; }
+td.r { white-space: nowrap; }
+td.n { min-width: 6em; }
 td.l { overflow-wrap: anywhere; }
 tr.group td { border-top: 1px solid #afb8c1; }
 td .ci { display: block; color: #57606a; font-size: 12px; }
@@ -871,14 +932,27 @@ def _h(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+_BREAK_AFTER = re.compile(r"([._=,/+(-])(?=[^\s])")
+
+
+def _breakable(text) -> str:
+    """HTML-escaped text with a line-break opportunity (<wbr>) after each . _ - = , / + (
+    of a long name (arm names of sweeps, metric names, policies), so a narrow column wraps
+    it there rather than widening the table past the page."""
+    text = str(text)
+    if len(text) <= 14:
+        return _h(text)
+    return "<wbr>".join(_h(part) for part in _BREAK_AFTER.sub("\\1\0", text).split("\0"))
+
+
 def _html_cell(cell, align) -> str:
-    """A <td>: an estimate and its interval on two lines."""
+    """A <td>: an estimate and its interval on two lines; a name may wrap at its dots."""
     cls = f' class="{align}"' if align in ("r", "n", "l") else ""
     if isinstance(cell, tuple):
         main, ci = cell
         inner = _h(main) + (f'<span class="ci">{_h(ci)}</span>' if ci else "")
         return f"<td{cls}>{inner}</td>"
-    return f"<td{cls}>{_h(cell)}</td>"
+    return f"<td{cls}>{_breakable(cell) if align == 'n' else _h(cell)}</td>"
 
 
 def _html_blocks(blocks, plot_pngs, out):
@@ -900,7 +974,7 @@ def _html_blocks(blocks, plot_pngs, out):
             out.append('<dl class="kv">' + "".join(items) + "</dl>")
         elif kind == "table":
             _, headers, rows, aligns = block
-            head = "".join(f'<th class="{"r" if a == "r" else "l"}">{_h(h)}</th>'
+            head = "".join(f'<th class="{"r" if a == "r" else "l"}">{_breakable(h)}</th>'
                            for h, a in zip(headers, aligns))
             body = []
             previous = None
