@@ -1082,7 +1082,7 @@ def main_table(summary: dict) -> str:
     from canasta_sim.study.answer import first_line
 
     # the answer first (wrapped), then the title and the table
-    lines = [_wrap(first_line(summary), 100), "", head[:100]]
+    lines = [_wrap(first_line(summary), 100), "", _wrap(head, 100)]
     matches = _rows(summary, "matches")
     effects = [] if matches else [e for e in _rows(summary, "effects") if _est_ok(e)]
     if matches:
