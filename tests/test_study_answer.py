@@ -292,7 +292,7 @@ def test_compare_games_plays_that_many_games_and_says_so(tmp_path):
     assert answer["match"]["wld"]["wins"] + answer["match"]["wld"]["losses"] \
         + answer["match"]["wld"]["draws"] == 8
     assert "8 games per match (4 game pairs" in answer["sentence"]
-    first = result.output.splitlines()[0]
+    first = result.stdout.splitlines()[0]          # the answer opens standard output
     assert first.startswith("greedy ")
     md = (out / "report.md").read_text()
     assert "8 games (4 game pairs)" in md and "8 games per match" in md
