@@ -412,3 +412,19 @@ def test_policy_labels_are_short_enough_for_an_axis():
     assert policy_label("greedy") == "greedy"
     long = policy_label("careful(freeze_at=4,danger=2.5,want_canastas=3)")
     assert len(long) == 28 and long.endswith("…")
+
+
+def test_a_duplicate_win_rate_test_reads_as_a_rate_in_the_sprt_box():
+    """A duplicate match's sequential test is on lineup a's own win rate: its hypotheses and
+    the estimate at the stop read 50.0% and 55.0%, never +50.0 pp; a crn test on a share
+    is a difference and reads in percentage points."""
+    summary = study_fixtures.duplicate_tournament()
+    summary["sprt"] = {"metric": "win_rate", "h0": 0.5, "h1": 0.55, "alpha": 0.05,
+                       "beta": 0.05, "llr": 3.1, "lower": -2.94, "upper": 2.94,
+                       "decision": "H1", "units": 400, "stopped_early": True,
+                       "estimate": {"estimate": 0.718, "ci_low": 0.68, "ci_high": 0.75}}
+    box = str(report._sprt_blocks(summary))
+    assert "H0: 50.0%, H1: 55.0%" in box and "71.8%" in box and " pp" not in box
+    crn = study_fixtures.sprt_early_stop()
+    crn["sprt"] = {**crn["sprt"], "metric": "went_out", "h0": 0.0, "h1": 0.05}
+    assert "H1: +5.0 pp" in str(report._sprt_blocks(crn))

@@ -207,13 +207,18 @@ def _identical(effect) -> bool:
             and not _ok(effect.get("se")))
 
 
+def _sprt_tests_a_difference(summary, sprt) -> bool:
+    """False when the test is on lineup a's own rate (a duplicate match's win rate), which is
+    written as a rate (50.0%), not as a difference (+50.0 pp)."""
+    return not (_study(summary).get("design") == "duplicate" and sprt.get("metric") == "win_rate")
+
+
 def _sprt_sentence(summary, sprt) -> str:
     """The sequential test in words."""
     metric = sprt.get("metric") or "the tested metric"
     kind = metric_kind(metric) if sprt.get("metric") else "points"
     decision = sprt.get("decision")
-    # a duplicate match tests lineup a's own result (a win rate is no difference)
-    diff = not (_study(summary).get("design") == "duplicate" and metric == "win_rate")
+    diff = _sprt_tests_a_difference(summary, sprt)
     what = {"H1": "accepted H1", "H0": "accepted H0"}.get(decision, "was still undecided")
     hyp = ""
     if _ok(sprt.get("h0")) and _ok(sprt.get("h1")):
@@ -598,10 +603,11 @@ def _sprt_blocks(summary):
         if value not in (None, ""):
             kv.append((key, value, False))
 
+    diff = _sprt_tests_a_difference(summary, sprt)
     add("metric", metric)
     if _ok(sprt.get("h0")) and _ok(sprt.get("h1")):
-        add("hypotheses", f"H0: {_fmt(sprt['h0'], kind, True)}, H1: "
-                          f"{_fmt(sprt['h1'], kind, True)}{_unit_words(kind)}")
+        add("hypotheses", f"H0: {_fmt(sprt['h0'], kind, diff)}, H1: "
+                          f"{_fmt(sprt['h1'], kind, diff)}{_unit_words(kind)}")
     if _ok(sprt.get("alpha")) or _ok(sprt.get("beta")):
         add("error rates", ", ".join(t for t in (
             f"alpha {sprt['alpha']:g}" if _ok(sprt.get("alpha")) else "",
@@ -620,7 +626,7 @@ def _sprt_blocks(summary):
     if _ok(sprt.get("units")):
         add(_unit_name(summary), _int(sprt["units"]))
     if _est_ok(sprt.get("estimate")):
-        add("estimate at the stop", _words_est(sprt["estimate"], kind, True))
+        add("estimate at the stop", _words_est(sprt["estimate"], kind, diff))
     if isinstance(sprt.get("stopped_early"), bool):
         add("stopped early", "yes" if sprt["stopped_early"] else "no")
     inner = [("kv", kv)]
