@@ -156,3 +156,24 @@ def test_a_study_tests_a_share_with_the_gsprt_every_wave_size_deals(tmp_path):
     assert {k: v for k, v in states[0].items()} == states[1]
     tracker = SprtTracker(execute.load_spec(str(tmp_path / "s1000.toml")), None)
     assert tracker.progress() == "LLR +0.00 in (-2.94, 2.94), 0 deals: undecided"
+
+
+def test_compare_wave_size_reaches_the_spec_and_needs_sprt(tmp_path, monkeypatch):
+    """``compare --sprt ... --wave-size N`` puts N in the spec's [sprt] table; without it the
+    design's default (20 games); --wave-size without --sprt is refused in one line, exit 2."""
+    from click.testing import CliRunner
+
+    from canasta_sim.cli import cli
+    from canasta_sim.study import cli as study_cli
+
+    seen = []
+    monkeypatch.setattr(study_cli, "_run_and_say", lambda spec, *a, **k: seen.append(spec))
+    base = ["compare", "--policies", "expert", "--policies", "careful", "--games", "20"]
+    for extra, want in ((["--wave-size", "6"], 6), ([], 20)):
+        result = CliRunner().invoke(cli, base + ["--sprt", "win_rate:0.50,0.53", *extra,
+                                                 "--out", str(tmp_path / f"c{want}")])
+        assert result.exit_code == 0, result.output
+        assert seen[-1].sprt.wave_size == want
+    result = CliRunner().invoke(cli, base + ["--wave-size", "6", "--out", str(tmp_path / "d")])
+    assert result.exit_code == 2 and "--wave-size 6" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "d").exists()

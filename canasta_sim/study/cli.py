@@ -260,10 +260,13 @@ def study_report(folder):
               help="SPRT: the chance of accepting H1 when H0 holds.")
 @click.option("--beta", type=float, default=0.05, show_default=True,
               help="SPRT: the chance of accepting H0 when H1 holds.")
+@click.option("--wave-size", type=int, default=None, metavar="N",
+              help="SPRT: deals (games) between two looks at the test (default 200 deals, "
+                   "20 games); smaller looks more often, so a large effect stops sooner.")
 @click.option("--out", "-o", required=True, metavar="DIR", help="The study folder.")
 @_executor_options
-def compare(rules, policies, deals, games, seed, design, shard_size, sprt, alpha, beta, out,
-            executor, scheduler, workers, threads, quiet, no_report):
+def compare(rules, policies, deals, games, seed, design, shard_size, sprt, alpha, beta,
+            wave_size, out, executor, scheduler, workers, threads, quiet, no_report):
     """The one-line study: compare rule sets (or policies) on the same deals.
 
     Several --rules make rule arms (the first is the baseline; crn design: every arm
@@ -285,7 +288,10 @@ def compare(rules, policies, deals, games, seed, design, shard_size, sprt, alpha
 
     data = compare_spec(rules, policies, deals, games, seed, design, shard_size, out)
     if sprt is not None:
-        data["sprt"] = parse_sprt_option(sprt, alpha, beta)
+        data["sprt"] = parse_sprt_option(sprt, alpha, beta, wave_size=wave_size)
+    elif wave_size is not None:
+        raise BadInput(f"--wave-size {wave_size} is given without --sprt: accepted: "
+                       "--wave-size with --sprt METRIC:H0,H1")
     spec = parse_spec(data)
     if scheduler:
         executor = "dask"
