@@ -68,7 +68,10 @@ def test_lead_ranks_by_relative_effect_and_reads_the_answer():
     assert lead[:len(significant)] == significant  # clear effects first ...
     assert [biggest(m) for m in significant] == sorted(map(biggest, significant),
                                                        reverse=True)  # ... largest first
-    summary["answer"] = {"metrics": ["turns", "went_out"]}
+    # the answer's lead effects (study/answer.py) lead the panel, in the answer's order; a
+    # side difference in the answer (no relative effect) is left out of the panel
+    summary["answer"] = {"lead": [{"metric": "turns"}, {"metric": "score_diff"},
+                                  {"metric": "went_out"}, {"metric": "turns"}]}
     assert plots.lead_metrics(summary) == ["turns", "went_out"]
     ax = plots.make_figures(summary)["lead"].axes[0]
     assert _rows_top_down(ax) == ["turns", "went_out"]

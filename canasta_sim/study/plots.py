@@ -96,6 +96,13 @@ def relative_effect(summary, effect, base_means=None):
     return scaled[0], min(scaled[1:]), max(scaled[1:])
 
 
+def _has_relative_effect(summary, metric) -> bool:
+    """True when some arm's effect on ``metric`` can be drawn relative to the baseline."""
+    means = _baseline_means(summary)
+    return any(relative_effect(summary, e, means) is not None
+               for e in _rows(summary, "effects") if e.get("metric") == metric)
+
+
 def zero_by_construction(summary, metric) -> bool:
     """True when every effect on ``metric`` is exactly 0 with no width (the arms cannot
     differ on it, e.g. a side difference summed over both seatings of a symmetric match):
@@ -108,16 +115,21 @@ def zero_by_construction(summary, metric) -> bool:
 def lead_metrics(summary, limit=LEAD_LIMIT) -> list:
     """The metrics the ``lead`` panel shows, at most ``limit``.
 
-    ``summary["answer"]["metrics"]`` when the summary names them (the answer's own
-    metrics); otherwise the metrics with the largest relative effect |effect| / |baseline
-    mean| over the arms, those whose interval excludes 0 first.  Only metrics whose baseline
-    mean is clearly not 0 can be relative, differences between sides (``score_diff``) never
-    are, and a metric zero by construction never leads.
+    The metrics of the answer's lead effects (``summary["answer"]["lead"]``, study/answer.py)
+    that can be drawn relative to the baseline, when there are any; otherwise the metrics
+    with the largest relative effect |effect| / |baseline mean| over the arms, those whose
+    interval excludes 0 first.  Only metrics whose baseline mean is clearly not 0 can be
+    relative, differences between sides (``score_diff``) never are, and a metric zero by
+    construction never leads.
     """
     answer = summary.get("answer")
-    named = answer.get("metrics") if isinstance(answer, dict) else None
-    if isinstance(named, list) and named:
-        return [m for m in _in_order(named) if isinstance(m, str)][:limit]
+    lead = answer.get("lead") if isinstance(answer, dict) else None
+    named = [e.get("metric") for e in lead if isinstance(e, dict)] if isinstance(lead, list) \
+        else []
+    named = [m for m in _in_order(named) if isinstance(m, str)
+             and _has_relative_effect(summary, m)]
+    if named:
+        return named[:limit]
     means = _baseline_means(summary)
     best = {}
     for effect in _rows(summary, "effects"):
