@@ -313,7 +313,7 @@ def test_compare_rule_arms_answer_with_total_score_and_policies(tmp_path):
     lead = [e["metric"] for e in answer["lead"]]
     assert lead and set(lead) <= set(catalogue.RULE_EFFECTS)
     assert any(e["metric"] == "total_score" for e in summary["effects"])
-    assert result.output.startswith("Against classic, with greedy at every seat, arm ")
+    assert result.stdout.startswith("Against classic, with greedy at every seat, arm ")
     assert "400 deals per arm" in answer["sentence"]
 
 
