@@ -13,13 +13,13 @@ from canasta_sim.study.summary import RangeReader
 
 SHAPES = {
     "deals-crn": ('deals = 60', 'design = "crn"', "classic", "greedy"),
-    "deals-duplicate": ("deals = 40", 'design = "duplicate"', "classic",
+    "deals-duplicate": ("deals = 80", 'design = "duplicate"', "classic",
                         "greedy,random,greedy,random"),
-    "deals-three-sides": ('deals = 40', 'design = "duplicate"', "three-player",
+    "deals-three-sides": ('deals = 120', 'design = "duplicate"', "three-player",
                           "greedy,random,careful"),
     "games-crn": ('games = 4', 'design = "crn"', "classic", "greedy"),
-    "games-duplicate": ('games = 4', 'design = "duplicate"', "two-player", "expert,random"),
-    "games-three-sides": ('games = 3', 'design = "duplicate"', "three-player",
+    "games-duplicate": ('games = 8', 'design = "duplicate"', "two-player", "expert,random"),
+    "games-three-sides": ('games = 9', 'design = "duplicate"', "three-player",
                           "greedy,random,careful"),
 }
 

@@ -26,7 +26,7 @@ SPEC = f"""
 [study]
 name = "dup3x2"
 seed = 5
-deals = 3
+deals = 9
 design = "duplicate"
 scores = [100, 2000, 3500]
 [[arms]]

@@ -177,3 +177,21 @@ def test_compare_wave_size_reaches_the_spec_and_needs_sprt(tmp_path, monkeypatch
     result = CliRunner().invoke(cli, base + ["--wave-size", "6", "--out", str(tmp_path / "d")])
     assert result.exit_code == 2 and "--wave-size 6" in result.output
     assert "Traceback" not in result.output and not (tmp_path / "d").exists()
+
+
+def test_a_per_deal_share_in_a_game_study_says_it_used_the_normal_test(tmp_path):
+    """went_out over games is a ratio (events over deals per game): sprt-normal, and the
+    summary and the report's test box say so."""
+    import json
+
+    from canasta_sim.study import execute
+
+    path = tmp_path / "g.toml"
+    path.write_text(SPEC.replace("deals = 100000", "games = 40\nshard_size = 20")
+                    + "wave_size = 20\n")
+    out = tmp_path / "g"
+    execute.run(str(path), out, report=True)
+    sprt = json.loads((out / "summary.json").read_text())["sprt"]
+    assert sprt["method"] == "sprt-normal"
+    assert "per-deal share" in sprt["note_method"] and "deal study" in sprt["note_method"]
+    assert "test such an event in a deal study" in (out / "report.md").read_text()

@@ -2,6 +2,7 @@
 import glob
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -241,7 +242,7 @@ def test_duplicate_design_swaps_the_sides(tmp_path):
     text = """
 [study]
 seed = 5
-games = 20
+games = 40
 design = "duplicate"
 [[arms]]
 name = "ec"
@@ -266,7 +267,7 @@ def test_three_sides_duplicate_match_has_a_fair_share_not_an_elo(tmp_path):
 
     text = """
 [study]
-games = 30
+games = 90
 design = "duplicate"
 [[arms]]
 name = "self"
@@ -287,7 +288,7 @@ policies = "greedy"
 def test_three_sides_duplicate_plays_every_rotation(tmp_path):
     text = """
 [study]
-deals = 30
+deals = 90
 design = "duplicate"
 [[arms]]
 name = "three"
@@ -535,3 +536,39 @@ def test_public_names_of_the_study_package(tmp_path):
     assert str(out / "summary.json") in paths
     assert callable(study.make_report) and study.status(out)["complete"]
     assert study.load_spec(str(out / "study.toml")).spec_hash() == opened.spec.spec_hash()
+
+
+def test_games_in_a_duplicate_spec_count_games_played_and_the_frozen_form_names_seeds():
+    from canasta_sim.study.cli import compare_spec
+    from canasta_sim.study.spec import parse_spec
+
+    spec = parse_spec(compare_spec((), ("expert", "careful"), None, 4000, 1, None, None,
+                                   "results/t"))
+    assert spec.units == 2000 and spec.played() == 4000
+    frozen = spec.to_toml()
+    assert "games = 4000\nseeds = 2000\n" in frozen
+    assert load_spec(frozen).spec_hash() == spec.spec_hash()
+    three = load_spec('[study]\ngames = 90\ndesign = "duplicate"\n[[arms]]\nname = "t"\n'
+                      'rules = "three-player"\npolicies = "greedy"\n')
+    assert three.units == 30 and three.played() == 90
+
+
+@pytest.mark.parametrize("study, fragment", [
+    ('games = 41\ndesign = "duplicate"', "accepted: a multiple of 2, e.g. games = 40 or "
+                                         "games = 42"),
+    ('games = 40\nseeds = 21\ndesign = "duplicate"', "accepted: seeds = 20"),
+    ('deals = 40\nseeds = 40', "seeds only with design"),
+])
+def test_a_duplicate_count_that_does_not_split_into_seeds_is_refused(study, fragment):
+    with pytest.raises(BadInput, match=re.escape(fragment)):
+        load_spec(f'[study]\n{study}\n[[arms]]\nname = "a"\npolicies = "greedy"\n')
+
+
+def test_a_study_frozen_when_duplicate_games_counted_seeds_is_refused_with_what_to_do(
+        tmp_path):
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "study.toml").write_text('[study]\nname = "old"\ngames = 20\ndesign = "duplicate"'
+                                    '\n[[arms]]\nname = "a"\npolicies = "greedy"\n')
+    with pytest.raises(BadInput, match=r"counted seeds \(20 seeds, 40 games\).*games = 40"):
+        load_spec(str(old / "study.toml"), frozen=True)

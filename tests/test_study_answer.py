@@ -284,7 +284,8 @@ def test_compare_games_plays_that_many_games_and_says_so(tmp_path):
     games = store.open_study(out).to_table("data")
     assert games.num_rows == 8                          # 8 games: 4 game pairs
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["study"]["games"] == 4 and summary["study"]["rotations"] == 2
+    assert summary["study"]["games"] == 8 and summary["study"]["rotations"] == 2
+    assert summary["study"]["seeds"] == 4 and summary["study"]["units_planned"] == 4
     assert summary["study"]["baseline"] is None and summary["effects"] == []
     assert not any(m["metric"] in ("win_rate", "score_diff") for m in summary["means"])
     answer = summary["answer"]

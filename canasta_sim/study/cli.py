@@ -195,9 +195,12 @@ def study_status(folder, as_json):
         return
     click.echo(f"study {info['name']} in {info['root']} (spec {info['spec_hash']})")
     for arm in info["arms"]:
-        rot = f" x {arm['rotations']} rotations" if arm["rotations"] > 1 else ""
+        rot = arm["rotations"]
+        seeds = (f" ({arm['units_done']:,}/{arm['units']:,} seeds x {rot} rotations)"
+                 if rot > 1 else "")
         click.echo(f"  {arm['arm']}: {arm['shards_done']}/{arm['shards']} shards, "
-                   f"{arm['units_done']:,}/{arm['units']:,} {info['unit']}s{rot}")
+                   f"{arm['units_done'] * rot:,}/{arm['units'] * rot:,} {info['unit']}s"
+                   f"{seeds}")
     sprt = info.get("sprt")
     if sprt and sprt.get("decision") in ("H0", "H1"):
         click.echo(f"stopped by the sequential test: {sprt['decision']} accepted after "
@@ -313,9 +316,12 @@ def compare_spec(rules, policies, deals, games, seed, design, shard_size, out) -
     if shard_size is not None:
         study["shard_size"] = shard_size
     study["design"] = design or ("duplicate" if len(policies) > 1 else "crn")
-    # --games N (--deals N) plays N games (deals) per arm in every design: a duplicate
-    # design plays each seed once per rotation of the sides, so it takes N / sides seeds
-    study[key] = _seeds(count, key, rules[0]) if study["design"] == "duplicate" else count
+    # --games N (--deals N) plays N games (deals) per arm in every design, as the spec's
+    # games (deals) count them: a duplicate design plays N / sides seeds, each once per
+    # rotation of the sides (checked here so that the error names the option)
+    if study["design"] == "duplicate":
+        _check_whole_seeds(count, key, rules[0])
+    study[key] = count
     if len(policies) > 1:
         arms = _policy_arms(policies, rules[0], study["design"])
     else:
@@ -325,9 +331,9 @@ def compare_spec(rules, policies, deals, games, seed, design, shard_size, out) -
     return {"study": study, "arms": arms}
 
 
-def _seeds(count, key, rules) -> int:
-    """Seeds of a duplicate design that play ``count`` games (deals) per arm: count / sides,
-    each seed played once per rotation (two sides: a game pair); BadInput unless whole."""
+def _check_whole_seeds(count, key, rules) -> None:
+    """BadInput unless ``count`` games (deals) per arm split into seeds played once per
+    rotation of the sides (two sides: game pairs), as a duplicate design plays them."""
     from canasta_sim.rules import parse_rules
 
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
@@ -340,7 +346,6 @@ def _seeds(count, key, rules) -> int:
                        f"design plays every seed once per rotation of the {sides} sides: "
                        f"accepted: a multiple of {sides}, e.g. --{key} {low} or "
                        f"--{key} {low + sides}")
-    return count // sides
 
 
 def _policy_arms(policies, rules, design) -> list:

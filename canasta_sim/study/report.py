@@ -273,13 +273,14 @@ def _provenance(summary):
     add("seed", study.get("seed") if _ok(study.get("seed")) else None)
     duplicate = design == "duplicate"
     per = " per match" if duplicate else " per arm"
+    seeds = None
     for key in ("deals", "games"):
-        if _ok(study.get(key)):
-            add(f"{key}{per}", _count_words(summary, study[key]))
+        if _ok(study.get(key)):   # played per arm; a summary before 'seeds' counted seeds
+            seeds = study.get("seeds") if _ok(study.get("seeds")) else study[key]
+            add(f"{key}{per}", _count_words(summary, seeds))
     if not duplicate:
         add("baseline", study.get("baseline"))
-    if _ok(study.get("units_planned")) and study["units_planned"] not in (study.get("deals"),
-                                                                         study.get("games")):
+    if _ok(study.get("units_planned")) and study["units_planned"] != seeds:
         add(f"{unit} planned{per}", _count_words(summary, study["units_planned"]))
     played = study.get("units_played")
     if isinstance(played, dict) and played:
@@ -630,6 +631,8 @@ def _sprt_blocks(summary):
     if isinstance(sprt.get("stopped_early"), bool):
         add("stopped early", "yes" if sprt["stopped_early"] else "no")
     inner = [("kv", kv)]
+    inner += [("p", str(sprt[key])) for key in ("note_method", "note_no_spread")
+              if sprt.get(key)]
     note = sprt.get("note")
     if note:
         inner.append(("p", str(note)))

@@ -49,7 +49,8 @@ ARM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,79}$")
 ARM_NAME_ACCEPTED = ("accepted: 1-80 letters, digits and _ . + - (starting with a letter or "
                      "digit), e.g. b3f")
 
-STUDY_KEYS = ("name", "seed", "deals", "games", "design", "shard_size", "baseline", "scores")
+STUDY_KEYS = ("name", "seed", "deals", "games", "seeds", "design", "shard_size", "baseline",
+              "scores")
 ARM_KEYS = ("name", "rules", "policies", "sweep", "swept")
 SPRT_KEYS = ("metric", "h0", "h1", "alpha", "beta", "wave", "wave_size")
 DEFAULT_SPRT_WAVE_DEALS = 200
@@ -108,7 +109,7 @@ class Spec(NamedTuple):
 
     name: str
     seed: int
-    units: int                  # deals or games per arm (and rotation)
+    units: int                  # seeds per arm: deals (games) per arm / rotations
     games: bool                 # True: whole games; False: independent deals
     design: str
     shard_size: int
@@ -133,6 +134,10 @@ class Spec(NamedTuple):
         """How many times each seed is played: 1 (crn) or the number of sides (duplicate)."""
         return arm.rule_set().num_sides if self.design == "duplicate" else 1
 
+    def played(self) -> int:
+        """Deals (games) every arm plays: its seeds times the rotations of the design."""
+        return self.units * (self.rotations(self.arms[0]) if self.arms else 1)
+
     def ranges(self) -> list:
         """(first, count) of every shard range, the same for every arm."""
         size = self.shard_size
@@ -141,9 +146,11 @@ class Spec(NamedTuple):
     def to_dict(self) -> dict:
         """The spec as plain data (the frozen form, sweeps expanded)."""
         study = {"name": self.name, "seed": self.seed,
-                 ("games" if self.games else "deals"): self.units,
-                 "design": self.design, "shard_size": self.shard_size,
-                 "baseline": self.baseline}
+                 ("games" if self.games else "deals"): self.played()}
+        if self.design == "duplicate":   # the seeds too: the hash of a count's one meaning
+            study["seeds"] = self.units
+        study.update({"design": self.design, "shard_size": self.shard_size,
+                      "baseline": self.baseline})
         if self.scores is not None:
             study["scores"] = list(self.scores)
         data = {"study": study,
@@ -194,19 +201,23 @@ def _toml_value(value) -> str:
 # Loading and validation
 # --------------------------------------------------------------------------------------------
 
-def load_spec(source) -> Spec:
-    """A :class:`Spec` from a TOML file path, TOML text, a dict or a Spec; BadInput on error."""
+def load_spec(source, frozen: bool = False) -> Spec:
+    """A :class:`Spec` from a TOML file path, TOML text, a dict or a Spec; BadInput on error.
+
+    ``frozen``: the source is a study folder's ``study.toml``; one frozen by a version in
+    which a duplicate design's ``games`` counted seeds is refused with what to do.
+    """
     if isinstance(source, Spec):
         return source
     if isinstance(source, dict):
-        return parse_spec(source)
+        return parse_spec(source, frozen)
     text = os.fspath(source) if isinstance(source, os.PathLike) else source
     if not isinstance(text, str):
         raise BadInput(f"study spec {source!r} is not a file or TOML text: accepted: a path "
                        "to a .toml file")
     if "\n" in text or "[study]" in text:
-        return parse_spec(_parse_toml(text, "the study spec"))
-    return parse_spec(_read_toml(text))
+        return parse_spec(_parse_toml(text, "the study spec"), frozen)
+    return parse_spec(_read_toml(text), frozen)
 
 
 def _toml_module():
@@ -257,8 +268,13 @@ def _check_keys(table, allowed, where):
                            f"{', '.join(allowed)}")
 
 
-def parse_spec(data: dict) -> Spec:
-    """Validate spec data (as read from TOML) and expand its sweeps into arms."""
+def parse_spec(data: dict, frozen: bool = False) -> Spec:
+    """Validate spec data (as read from TOML) and expand its sweeps into arms.
+
+    ``deals`` (``games``) counts what every arm plays in every design; a duplicate design
+    plays each seed once per rotation of the sides, so it takes that count / sides seeds
+    (the frozen form writes them as ``seeds``).  ``frozen``: see :func:`load_spec`.
+    """
     from canasta_sim import runner
 
     _check_keys(data, TOP_KEYS, "the study spec")
@@ -277,6 +293,7 @@ def parse_spec(data: dict) -> Spec:
         raise BadInput(f"[study] design={design!r} is not accepted: accepted designs are "
                        f"{', '.join(DESIGNS)}")
     arms = _arms(data.get("arms"), design)
+    units = _seeds(study, design, games, units, arms, frozen)
     shard_size = _shard_size(study, games, units)
     baseline = study.get("baseline", arms[0].name)
     if baseline not in [a.name for a in arms]:
@@ -310,6 +327,36 @@ def _units(study) -> tuple:
         raise BadInput(f"[study] {'games' if games else 'deals'}={count} is not accepted: "
                        "accepted: a whole number >= 1")
     return games, count
+
+
+def _seeds(study, design, games, count, arms, frozen) -> int:
+    """Seeds per arm: the count itself (crn), or count / sides (duplicate); BadInput unless
+    whole, or when a ``seeds`` key disagrees with it."""
+    key = "games" if games else "deals"
+    if design != "duplicate":
+        if "seeds" in study:
+            raise BadInput(f"[study] seeds is given with design={design!r}: accepted: seeds "
+                           "only with design = \"duplicate\" (a crn design plays each seed once)")
+        return count
+    sides = {arm.rule_set().num_sides for arm in arms}
+    if len(sides) > 1:
+        raise BadInput(f"a duplicate design's arms have {sorted(sides)} sides: accepted: "
+                       "arms that all have the same number of sides")
+    sides = sides.pop()
+    if frozen and "seeds" not in study:
+        raise BadInput(f"this study.toml was frozen by an earlier canasta-sim, in which a "
+                       f"duplicate design's {key} counted seeds ({count} seeds, "
+                       f"{count * sides} {key}): accepted: play it again into a new --out "
+                       f"folder with {key} = {count * sides}")
+    if count % sides:
+        low = max(sides, count - count % sides)
+        raise BadInput(f"[study] {key}={count} cannot be split into seeds played once per "
+                       f"rotation of the {sides} sides (duplicate design): accepted: a "
+                       f"multiple of {sides}, e.g. {key} = {low} or {key} = {low + sides}")
+    if "seeds" in study and study["seeds"] != count // sides:
+        raise BadInput(f"[study] seeds={study['seeds']!r} does not match {key}={count} at "
+                       f"{sides} sides: accepted: seeds = {count // sides}, or no seeds key")
+    return count // sides
 
 
 SPRT_SHARD_WAVES = 10

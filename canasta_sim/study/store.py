@@ -118,7 +118,7 @@ def check_same_study(folder: StudyDir, spec, kernels_hash: str) -> None:
     from canasta_sim.study.spec import load_spec
 
     try:
-        frozen = load_spec(folder.frozen)
+        frozen = load_spec(folder.frozen, frozen=True)
     except BadInput as exc:
         raise BadInput(f"{folder.frozen!r} cannot be read ({exc}): accepted: a new --out "
                        "folder") from None
@@ -392,7 +392,7 @@ class Study:
         if not os.path.isfile(self.folder.frozen):
             raise BadInput(f"{self.folder.root!r} is not a study folder (no {FROZEN}): "
                            "accepted: a folder written by 'canasta-sim study run'")
-        self.spec = load_spec(self.folder.frozen)
+        self.spec = load_spec(self.folder.frozen, frozen=True)
         self.manifest = read_manifest(self.folder) or {}
 
     @property

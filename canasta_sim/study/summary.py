@@ -282,8 +282,9 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
     root = study.folder.root
     manifest = study.manifest or {}
     return {"name": spec.name, "design": spec.design, "unit": spec.unit, "seed": spec.seed,
-            "deals": None if spec.games else spec.units,
-            "games": spec.units if spec.games else None,
+            "deals": None if spec.games else spec.played(),     # played per arm
+            "games": spec.played() if spec.games else None,
+            "seeds": spec.units,             # per arm; each played once per rotation
             "rotations": max(spec.rotations(arm) for arm in spec.arms),
             "baseline": None if spec.design == "duplicate" else spec.baseline,
             "shard_size": spec.shard_size,
@@ -292,7 +293,7 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
             "versions": manifest.get("versions") or store.versions(),
             "created": manifest.get("created") or store.now(),
             "command": command or _reproduce_command(root),
-            "units_planned": spec.units, "units_played": units_played,
+            "units_planned": spec.units, "units_played": units_played,   # seeds
             "stopped_early": bool(sprt_state and sprt_state.get("decision") in ("H0", "H1")
                                   and units_played < spec.units),
             "key_metrics": [m for m in catalogue.KEY_METRICS
@@ -524,6 +525,13 @@ def _sprt_block(spec, state, accs, stats):
         block["note_no_spread"] = ("The tested quantity has no standard error in these data "
                                    "(every unit gave the same difference), so the test could "
                                    "not weigh the evidence and stayed undecided.")
+    if spec.games and _is_share(spec.sprt.metric) and block["method"] != "gsprt":
+        block["note_method"] = (
+            f"{spec.sprt.metric} is a per-deal share, which a game study measures as a ratio "
+            "(events over the deals of each game), so the test used the normal approximation "
+            "(sprt-normal), not the GSPRT on 0/1 units; for an event rarer than about 1 deal "
+            "in 100 its error rates can exceed alpha and beta (docs/statistics.md): test such "
+            "an event in a deal study.")
     every = f"every {spec.sprt.wave_size} {spec.unit}s"
     block["note"] = (f"The test was looked at {every} and stopped once the "
                      "log-likelihood ratio crossed a bound; an estimate at such a stop is "
