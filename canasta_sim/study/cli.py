@@ -102,9 +102,9 @@ def study_run(spec_path, out, shard, sprt, executor, scheduler, workers, threads
       canasta-sim study run b3f.toml --out results/b3f --scheduler tcp://10.0.0.5:8786
       canasta-sim study run b3f.toml --out results/b3f --shard 3/8
     """
-    from canasta_sim.study.spec import load_spec
+    from canasta_sim.study.spec import load_spec_file
 
-    spec = load_spec(spec_path)
+    spec = load_spec_file(spec_path)      # a path, whatever it holds (a newline too)
     if sprt is not None:
         spec = _with_sprt(spec, sprt)
     if scheduler:
