@@ -507,6 +507,7 @@ def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, wor
     runner_ = Runner(spec, out, part)
     info = runner_.run(executor, threads, scheduler, workers, progress)
     study = store.open_study(out)
+    study.run_info = info
     if report and part is None and (info["missing"] == 0 or _decided(info)):
         from canasta_sim.study.summary import report as write_report
 
