@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import study_fixtures
-from click.testing import CliRunner
+from test_study import B3F, _runner
 
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
@@ -18,31 +18,9 @@ from canasta_sim.study import execute, store
 from canasta_sim.study import report as report_module
 from canasta_sim.study import summary as summary_module
 
-SPEC = """
-[study]
-name = "rot"
-seed = 3
-deals = 400
-shard_size = 200
-
-[[arms]]
-name = "classic"
-rules = "classic"
-policies = "greedy"
-
-[[arms]]
-name = "b3f"
-rules = "classic(black_three_freezes=true)"
-policies = "greedy"
-"""
+SPEC = (B3F.replace('name = "b3f"\nseed', 'name = "rot"\nseed')
+        .replace("deals = 3000", "deals = 400").replace("shard_size = 1000", "shard_size = 200"))
 VICTIM = os.path.join("data", "arm=b3f", "part-200-200.parquet")
-
-
-def _runner():
-    try:
-        return CliRunner(mix_stderr=False)  # click 8.1
-    except TypeError:
-        return CliRunner()
 
 
 def _spec(tmp_path, text=SPEC):
@@ -342,21 +320,26 @@ def _set(folder):
     return {n: (folder / n).read_bytes() for n in names}
 
 
-def test_a_full_disk_while_writing_the_report_leaves_the_old_set(tmp_path, monkeypatch):
-    old = study_fixtures.sprt_early_stop()
-    _write(old, tmp_path)
-    before = _set(tmp_path)
-    new = study_fixtures.crn_deal_study()
+def _full_disk_at(monkeypatch, name):
+    """Staging the report file ``name`` fails as on a full disk."""
     from canasta_sim.study import publish
 
     real = publish._write_file
 
     def full(path, data):
-        if path.endswith("report.html"):
+        if path.endswith(name):
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(path, data)
 
     monkeypatch.setattr(publish, "_write_file", full)
+
+
+def test_a_full_disk_while_writing_the_report_leaves_the_old_set(tmp_path, monkeypatch):
+    old = study_fixtures.sprt_early_stop()
+    _write(old, tmp_path)
+    before = _set(tmp_path)
+    new = study_fixtures.crn_deal_study()
+    _full_disk_at(monkeypatch, "report.html")
     with pytest.raises(BadInput, match="no space left"):
         _write(new, tmp_path)
     assert _set(tmp_path) == before
@@ -403,16 +386,7 @@ def test_a_real_report_is_one_unit(played, tmp_path, monkeypatch):
     out = _copy(played, tmp_path)
     summary_module.report(out)
     before = _set(out)
-    from canasta_sim.study import publish
-
-    real = publish._write_file
-
-    def full(path, data):
-        if path.endswith("summary.json"):
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real(path, data)
-
-    monkeypatch.setattr(publish, "_write_file", full)
+    _full_disk_at(monkeypatch, "summary.json")
     (out / VICTIM).unlink()                           # the new report would differ
     with pytest.raises(BadInput, match="no space left"):
         summary_module.report(out)
