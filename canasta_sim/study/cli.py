@@ -102,9 +102,9 @@ def study_run(spec_path, out, shard, sprt, executor, scheduler, workers, threads
       canasta-sim study run b3f.toml --out results/b3f --scheduler tcp://10.0.0.5:8786
       canasta-sim study run b3f.toml --out results/b3f --shard 3/8
     """
-    from canasta_sim.study.spec import load_spec
+    from canasta_sim.study.spec import load_spec_file
 
-    spec = load_spec(spec_path)
+    spec = load_spec_file(spec_path)      # a path, whatever it holds (a newline too)
     if sprt is not None:
         spec = _with_sprt(spec, sprt)
     if scheduler:
@@ -144,6 +144,7 @@ def _run_and_say(spec, out, executor, scheduler, workers, threads, quiet, no_rep
     study = execute.run(spec, out, executor=executor, threads=threads, scheduler=scheduler,
                         workers=workers, shard=shard, progress=progress, report=False)
     playing = time.perf_counter() - playing
+    _say_replay_check(study.run_info.get("replay_check") or {})
     info = execute.status(out)
     if shard is not None:
         click.echo(f"slice {shard} of {out}: done; {info['missing_units']} "
@@ -201,6 +202,7 @@ def study_status(folder, as_json):
         click.echo(f"  {arm['arm']}: {arm['shards_done']}/{arm['shards']} shards, "
                    f"{arm['units_done'] * rot:,}/{arm['units'] * rot:,} {info['unit']}s"
                    f"{seeds}")
+    _say_integrity(info)
     sprt = info.get("sprt")
     if sprt and sprt.get("decision") in ("H0", "H1"):
         click.echo(f"stopped by the sequential test: {sprt['decision']} accepted after "
@@ -211,6 +213,28 @@ def study_status(folder, as_json):
         eta = info["eta_seconds"]
         left = f"about {_duration(eta)}" if eta is not None else "unknown (no timed run yet)"
         click.echo(f"missing: {info['missing_units']:,} {info['unit']}s; time left: {left}")
+
+
+def _say_integrity(info, err=False) -> None:
+    """The damaged shards by name, and how many carry no checksum (written before them)."""
+    from canasta_sim.study.report import visible
+
+    for line in info.get("damaged") or []:
+        click.echo(f"damaged: {visible(line)}; 'study run' plays it again", err=err)
+    if info.get("unverified"):
+        click.echo(f"no checksum recorded: {info['unverified']} shards (written before "
+                   "canasta-sim recorded checksums); 'study run' verifies them by playing "
+                   "them again", err=err)
+
+
+def _say_replay_check(found) -> None:
+    """How the shards written before checksums compared with their replay (stderr)."""
+    differed = found.get("differed") or []
+    if found.get("same") or differed:
+        click.echo(f"canasta-sim: {found.get('same', 0) + len(differed)} shards written "
+                   f"before checksums were played again: {found.get('same', 0)} matched"
+                   + (f", {len(differed)} differed (they were damaged): "
+                      + ", ".join(differed) if differed else ""), err=True)
 
 
 def _duration(seconds: float) -> str:
@@ -231,7 +255,10 @@ def study_report(folder):
     from canasta_sim.study.summary import load_summary, report
 
     paths = report(folder)
-    click.echo(main_table(load_summary(folder)))
+    summary = load_summary(folder)
+    click.echo(main_table(summary))
+    _say_integrity({"damaged": summary["study"].get("damaged_shards"),
+                    "unverified": summary["study"].get("unverified_shards")}, err=True)
     click.echo(f"written: {', '.join(paths[:3])} and {len(paths) - 3} more")
 
 

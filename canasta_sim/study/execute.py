@@ -26,8 +26,8 @@ from canasta_sim._cache import current_kernels_hash
 from canasta_sim.arms import plan_arms, start_arms
 from canasta_sim.errors import BadInput
 from canasta_sim.study import store
-from canasta_sim.study.spec import Spec, load_spec
-from canasta_sim.study.store import ShardKey, StudyDir, all_shards, scan, versions
+from canasta_sim.study.spec import Spec, check_round_trip, load_spec
+from canasta_sim.study.store import ShardKey, StudyDir, all_shards, versions
 
 EXECUTORS = ("threads", "dask")
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
@@ -97,15 +97,16 @@ def play_shard(spec: Spec, key: ShardKey, root, plans: Optional[ArmPlans] = None
     start = time.perf_counter()
     plans = plans or arm_plans(spec, key.arm)
     tables = shard_tables(spec, plans, key, start_shard(plans, key))
-    store.write_shard(StudyDir(root), key, tables)
-    return _record(key, tables, time.perf_counter() - start)
+    digests = store.write_shard(StudyDir(root), key, tables)
+    return _record(key, tables, time.perf_counter() - start, digests)
 
 
-def _record(key, tables, seconds) -> dict:
-    """The manifest record of a shard just written."""
+def _record(key, tables, seconds, digests) -> dict:
+    """The manifest record of a shard just written, with the sha256 of its files."""
     deals = tables.get("deals")
     return store.shard_record(key, "done", tables["data"].num_rows,
-                              deals.num_rows if deals is not None else None, seconds)
+                              deals.num_rows if deals is not None else None, seconds,
+                              digests)
 
 
 _WARM = {"done": False}
@@ -200,7 +201,12 @@ class Runner:
         if manifest is None or manifest.get("spec_hash") != spec.spec_hash():
             manifest = store.new_manifest(spec, self.kernels_hash, versions())
         self.manifest = manifest
-        self.done = scan(self.folder, spec, self.kernels_hash)
+        check = store.verify(self.folder, spec, self.kernels_hash, manifest)
+        self.done = check.done
+        self.damaged = check.damaged          # replayed, named until then
+        self.unverified = check.unverified    # written before checksums: replayed
+        self.recorded = check.recorded
+        self.replay_check = {"same": 0, "differed": []}
         self.seconds = {(r["arm"], r["first"]): r.get("seconds")
                         for r in manifest.get("shards", []) if r.get("state") == "done"}
         self.rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
@@ -219,8 +225,13 @@ class Runner:
         shards = []
         for key in all_shards(self.spec):
             record = self.done.get(key)
-            if record is None:
-                shards.append(store.shard_record(key, "missing"))
+            if key in self.damaged:          # keep the checksum it should have
+                shards.append(dict(store.shard_record(key, "damaged",
+                                                      sha256=self.recorded.get(key)),
+                                   reason=self.damaged[key].reason))
+            elif record is None:
+                shards.append(store.shard_record(
+                    key, "unverified" if key in self.unverified else "missing"))
             else:
                 record = dict(record)
                 seconds = self.seconds.get((key.arm, key.first))
@@ -233,6 +244,8 @@ class Runner:
     def mark_done(self, key: ShardKey, record: dict) -> None:
         """Record a finished shard."""
         self.done[key] = record
+        self.damaged.pop(key, None)
+        self.unverified.pop(key, None)
         self.seconds[(key.arm, key.first)] = record.get("seconds")
         self.save_manifest()
 
@@ -301,10 +314,33 @@ class Runner:
             self.manifest.setdefault("runs", []).append(
                 {"executor": executor, "started": stamp, "units": played,
                  "seconds": round(seconds, 3), "kernels_hash": self.kernels_hash,
-                 "versions": versions()})
+                 "versions": versions(), **self._replay_entry()})
         self.save_manifest()
         return {"played_units": played, "seconds": seconds,
-                "missing": len(self.todo()), "sprt": self.manifest.get("sprt")}
+                "missing": len(self.todo()), "sprt": self.manifest.get("sprt"),
+                "replay_check": self.replay_check}
+
+    def _replay_entry(self) -> dict:
+        """The run's comparison of shards written before checksums with their replay."""
+        found = self.replay_check
+        return {"replay_check": found} if found["same"] or found["differed"] else {}
+
+    def _compare_with_old(self, key: ShardKey, tables: dict) -> None:
+        """Before a shard written before checksums is replaced: do its rows equal the
+        replay's?  Counted in ``replay_check`` (a difference means it was damaged)."""
+        import pyarrow.parquet as pq
+
+        for kind, table in tables.items():
+            path = self.folder.shard_path(key, kind)
+            try:
+                old = pq.read_table(path).replace_schema_metadata(None)
+                same = old.equals(table.replace_schema_metadata(None))
+            except Exception:  # noqa: BLE001 - unreadable: it differs
+                same = False
+            if not same:
+                self.replay_check["differed"].append(os.path.relpath(path, self.folder.root))
+                return
+        self.replay_check["same"] += 1
 
     def _play_threads(self, keys, pool, bar) -> int:
         """Play shards one after another, each split over the pool's threads, the next one
@@ -322,8 +358,10 @@ class Runner:
             following = begin(keys[index + 1]) if index + 1 < len(keys) else None
             key, started, waiters = pending
             tables = shard_tables(self.spec, plans[key.arm], key, waiters)
-            store.write_shard(self.folder, key, tables)
-            self.mark_done(key, _record(key, tables, time.perf_counter() - started))
+            if key in self.unverified:
+                self._compare_with_old(key, tables)
+            digests = store.write_shard(self.folder, key, tables)
+            self.mark_done(key, _record(key, tables, time.perf_counter() - started, digests))
             bar.add(self.units_of(key))
             played += self.units_of(key)
             pending = following
@@ -348,7 +386,7 @@ class Runner:
                 key = futures[future]
                 record = future.result()
                 if store.shard_is_done(self.folder, self.spec, key, self.rotations[key.arm],
-                                       self.kernels_hash) is None:
+                                       self.kernels_hash, record.get("sha256")) is None:
                     raise BadInput(f"a Dask worker wrote shard {key.arm} {key.first} but its "
                                    f"file is not in {root!r} here: accepted: the study folder "
                                    "on a file system every worker shares, at the same path")
@@ -451,6 +489,7 @@ def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, wor
     ``report`` the summary and report are written when every shard is done.
     """
     spec = load_spec(spec_or_path)
+    check_round_trip(spec)      # the frozen spec loads back before anything is written
     store.check_out_dir(out)
     check_executor(executor, scheduler, workers)
     part = parse_slice(shard)
@@ -468,6 +507,7 @@ def run(spec_or_path, out, executor="threads", threads=None, scheduler=None, wor
     runner_ = Runner(spec, out, part)
     info = runner_.run(executor, threads, scheduler, workers, progress)
     study = store.open_study(out)
+    study.run_info = info
     if report and part is None and (info["missing"] == 0 or _decided(info)):
         from canasta_sim.study.summary import report as write_report
 
@@ -501,7 +541,8 @@ def status(root) -> dict:
     """What is done and missing in a study folder, and how long the rest should take."""
     study = store.open_study(root)
     spec = study.spec
-    done = scan(study.folder, spec, current_kernels_hash())
+    check = store.verify(study.folder, spec, current_kernels_hash(), study.manifest)
+    done = check.usable()
     per_arm = []
     missing_units = 0
     for arm in spec.arms:
@@ -524,4 +565,6 @@ def status(root) -> dict:
             "missing_units": 0 if decided else missing_units,
             "eta_seconds": (missing_units / rate) if rate and not decided else None,
             "rate": rate, "sprt": sprt,
-            "complete": decided or missing_units == 0}
+            "damaged": store.damage_lines(study.folder, check),
+            "unverified": len(check.unverified),
+            "complete": (decided or missing_units == 0) and not check.damaged}

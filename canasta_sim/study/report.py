@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import html
 import math
-import os
 import re
 
 from canasta_sim.study.catalogue import metric_kind, metric_label, metric_unit
@@ -830,9 +829,42 @@ def _title(summary) -> str:
 
 # --- Markdown ----------------------------------------------------------------------------------
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+
+
+def visible(text) -> str:
+    """``text`` with control characters (C0, DEL, C1, bidirectional overrides) written as
+    escapes (\\x1b, \\n, \\u202e): a file name shown in a report or a terminal cannot move
+    the cursor, ring, reorder the line or start a new Markdown block."""
+    def escape(match):
+        char = match.group()
+        if char == "\n":
+            return "\\n"
+        return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+    return _CONTROL.sub(escape, str(text))
+
+
+def _md_text(text) -> str:
+    """Text of the summary (names, rules, policies, notes) for Markdown prose: control
+    characters :func:`visible`, and a ``<`` that could open raw HTML (a tag or comment)
+    written as ``&lt;``, so a name shows as written instead of becoming markup."""
+    return _TAG_START.sub("&lt;", visible(text))
+
+
+def _md_code_span(text) -> str:
+    """``text`` as an inline code span, fenced by more backticks than it holds."""
+    text = visible(text)
+    run = max((len(r) for r in re.findall("`+", text)), default=0)
+    fence = "`" * (run + 1)
+    pad = " " if run else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _md_escape(text) -> str:
     """Text safe inside a Markdown table cell."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return _md_text(text).replace("|", "\\|")
 
 
 def _md_cell(cell) -> str:
@@ -851,15 +883,17 @@ def _md_blocks(blocks, plot_files, out, quote=""):
     for block in blocks:
         kind = block[0]
         if kind == "p":
-            out += [quote + block[1], quote]
+            out += [quote + _md_text(block[1]), quote]
         elif kind == "code":
-            out += [quote + "```bash", quote + block[1], quote + "```", quote]
+            code = visible(block[1])
+            fence = "`" * max(3, 1 + max((len(r) for r in re.findall("`+", code)), default=0))
+            out += [quote + fence + "bash", quote + code, quote + fence, quote]
         elif kind == "list":
-            out += [quote + f"- {item}" for item in block[1]] + [quote]
+            out += [quote + f"- {_md_text(item)}" for item in block[1]] + [quote]
         elif kind == "kv":
             for key, value, mono in block[1]:
-                shown = f"`{value}`" if mono else value
-                out.append(quote + f"- **{key}**: {shown}")
+                shown = _md_code_span(value) if mono else _md_text(value)
+                out.append(quote + f"- **{_md_text(key)}**: {shown}")
             out.append(quote)
         elif kind == "table":
             _, headers, rows, aligns = block
@@ -871,7 +905,7 @@ def _md_blocks(blocks, plot_files, out, quote=""):
             out.append(quote)
         elif kind == "box":
             if block[1]:
-                out += [quote + f"> **{block[1]}**", quote + ">"]
+                out += [quote + f"> **{_md_text(block[1])}**", quote + ">"]
             _md_blocks(block[2], plot_files, out, quote + "> ")
         elif kind == "details":
             _md_blocks(block[2], plot_files, out, quote)
@@ -879,16 +913,17 @@ def _md_blocks(blocks, plot_files, out, quote=""):
             name, caption = block[1], block[2]
             path = plot_files.get(name)
             if path:
-                out += [quote + f"![{name}]({path})", quote, quote + f"*{caption}*", quote]
+                out += [quote + f"![{name}]({path})", quote, quote + f"*{_md_text(caption)}*",
+                        quote]
 
 
 def render_markdown(summary: dict, plot_files: dict) -> str:
     """The report in Markdown; ``plot_files`` maps plot name -> path relative to the report."""
     plot_files = dict(plot_files or {})
-    out = [f"# {_title(summary)}", ""]
+    out = [f"# {_md_text(_title(summary))}", ""]
     for title, blocks in _sections(summary, list(plot_files)):
         if title:
-            out += [f"## {title}", ""]
+            out += [f"## {_md_text(title)}", ""]
         _md_blocks(blocks, plot_files, out)
     while out and out[-1] == "":
         out.pop()
@@ -1169,33 +1204,27 @@ def _wrap(text, width) -> str:
 
 # --- files -------------------------------------------------------------------------------------
 
-def _write_bytes(data: bytes, path) -> str:
-    """Write ``data`` to ``path`` atomically (canasta_sim.study.store.write_atomically)."""
-    from canasta_sim.study.store import write_atomically
+def write_report(summary: dict, folder, extra=None) -> list:
+    """Write ``folder/report.md``, ``folder/report.html`` and ``folder/plots/*.png`` (and
+    ``extra`` {name: bytes}, moved into place last) as one unit
+    (canasta_sim.study.publish): after a failure the folder holds the old files or the new
+    ones, never a mix.  Returns the paths of the report written (plots first)."""
+    from canasta_sim.study.publish import publish
 
-    return write_atomically(path, lambda handle: handle.write(data))
+    files = report_files(summary)
+    count = len(files)
+    files.update(extra or {})
+    return publish(folder, files)[:count]
 
 
-def write_report(summary: dict, folder) -> list:
-    """Write ``folder/report.md``, ``folder/report.html`` and ``folder/plots/*.png``.
-
-    Every file is written atomically.  Returns the paths written (plots first).
-    """
-    from canasta_sim.results import write_text
+def report_files(summary: dict) -> dict:
+    """{path relative to the study folder: bytes} of the report: plots, report.md,
+    report.html."""
     from canasta_sim.study.plots import make_plots
 
-    folder = os.fspath(folder)
     pngs = make_plots(summary)
-    written = []
-    plot_files = {}
-    if pngs:
-        plot_dir = os.path.join(folder, "plots")
-        os.makedirs(plot_dir, exist_ok=True)
-        for name, data in pngs.items():
-            written.append(_write_bytes(data, os.path.join(plot_dir, f"{name}.png")))
-            plot_files[name] = f"plots/{name}.png"
-    written.append(write_text(render_markdown(summary, plot_files),
-                              os.path.join(folder, "report.md")))
-    written.append(write_text(render_html(summary, pngs), os.path.join(folder, "report.html")))
-    return written
-
+    files = {f"plots/{name}.png": data for name, data in pngs.items()}
+    plot_files = {name: f"plots/{name}.png" for name in pngs}
+    files["report.md"] = render_markdown(summary, plot_files).encode()
+    files["report.html"] = render_html(summary, pngs).encode()
+    return files

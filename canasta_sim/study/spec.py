@@ -188,13 +188,26 @@ def _toml_value(value) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
-        return json.dumps(value)
+        return toml_string(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(k)} = {_toml_value(v)}"
+        return "{" + ", ".join(f"{toml_string(k)} = {_toml_value(v)}"
                                for k, v in value.items()) + "}"
     raise TypeError(value)
+
+
+_TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n",
+                 "\f": "\\f", "\r": "\\r"}
+_TOML_MUST_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f]')
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string: quote, backslash and control characters escaped, every other
+    character (an emoji too) as itself.  JSON's escapes are not TOML's: JSON writes a
+    character outside the BMP as two surrogate escapes, which TOML refuses."""
+    return '"' + _TOML_MUST_ESCAPE.sub(
+        lambda m: _TOML_ESCAPES.get(m.group(), f"\\u{ord(m.group()):04x}"), text) + '"'
 
 
 # --------------------------------------------------------------------------------------------
@@ -211,13 +224,72 @@ def load_spec(source, frozen: bool = False) -> Spec:
         return source
     if isinstance(source, dict):
         return parse_spec(source, frozen)
-    text = os.fspath(source) if isinstance(source, os.PathLike) else source
-    if not isinstance(text, str):
+    if isinstance(source, os.PathLike):
+        return load_spec_file(source, frozen)
+    if not isinstance(source, str):
         raise BadInput(f"study spec {source!r} is not a file or TOML text: accepted: a path "
                        "to a .toml file")
-    if "\n" in text or "[study]" in text:
-        return parse_spec(_parse_toml(text, "the study spec"), frozen)
-    return parse_spec(_read_toml(text), frozen)
+    if "\n" in source or "[study]" in source:
+        _check_size(len(source.encode("utf-8", "surrogatepass")), "the study spec")
+        return parse_spec(_parse_toml(source, "the study spec"), frozen)
+    return load_spec_file(source, frozen)
+
+
+def load_spec_file(path, frozen: bool = False) -> Spec:
+    """The :class:`Spec` in the TOML file ``path``, whatever characters its name holds (a
+    folder name with a newline or ``[study]`` in it is still a path); ``frozen``: see
+    :func:`load_spec`."""
+    return parse_spec(_read_toml(os.fspath(path)), frozen)
+
+
+MAX_SPEC_BYTES = 1 << 22
+"""A spec file (and the frozen spec) holds at most 4 MiB."""
+
+
+def _check_size(size: int, where: str) -> None:
+    """BadInput if a spec of ``size`` bytes is over :data:`MAX_SPEC_BYTES`."""
+    if size > MAX_SPEC_BYTES:
+        raise BadInput(f"{where} holds {size:,} bytes: accepted: at most {MAX_SPEC_BYTES:,} "
+                       "bytes (4 MiB)")
+
+
+def check_round_trip(spec: Spec) -> str:
+    """The frozen text of ``spec`` after loading it back, or BadInput naming the value that
+    does not survive (text that is not Unicode, such as a file name of undecodable bytes,
+    or a spec over 4 MiB): called before anything is written, so a study never plays
+    into a frozen spec it cannot read."""
+    for where, text in _texts(spec.to_dict()):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadInput(f"{where} {text!r} is not Unicode text (a file name of undecodable "
+                           "bytes?) and cannot be frozen into study.toml: accepted: names of "
+                           "UTF-8 text") from None
+    text = spec.to_toml()
+    _check_size(len(text.encode("utf-8")), "the frozen spec")
+    try:
+        again = parse_spec(_parse_toml(text, "the frozen spec"))
+    except BadInput as exc:
+        raise BadInput(f"the frozen spec does not load back ({exc}): accepted: names that "
+                       "TOML can hold") from None
+    if again.spec_hash() != spec.spec_hash():
+        raise BadInput(f"the frozen spec loads back as another study (hash "
+                       f"{again.spec_hash()}, not {spec.spec_hash()}): accepted: names that "
+                       "TOML can hold")
+    return text
+
+
+def _texts(value, where="the spec"):
+    """(where, text) of every text (keys too) in the spec data."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts(key, f"{where} key")
+            yield from _texts(item, f"{where} {key}" if where != "the spec" else f"[{key}]")
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts(item, where)
 
 
 def _toml_module():
@@ -238,7 +310,9 @@ def _read_toml(path: str) -> dict:
         raise BadInput(f"study spec {path!r} is not a regular file: accepted: a .toml file")
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(1 << 22)
+            raw = handle.read(MAX_SPEC_BYTES + 1)
+        _check_size(max(len(raw), os.path.getsize(path)) if len(raw) > MAX_SPEC_BYTES
+                    else len(raw), f"study spec {path!r}")
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadInput(f"study spec {path!r} is not UTF-8 text: accepted: a .toml file") \

@@ -30,6 +30,7 @@ from canasta_sim.errors import BadInput
 MANIFEST = "_manifest.json"
 FROZEN = "study.toml"
 MANIFEST_SCHEMA = "canasta-sim.study-manifest/1"
+PAGE_CHECKSUMS = "crc32"    # schema metadata of a shard whose pages carry checksums
 META = "canasta_sim.study."
 _PART = re.compile(r"^part-(\d+)-(\d+)\.parquet$")
 
@@ -115,10 +116,10 @@ def check_same_study(folder: StudyDir, spec, kernels_hash: str) -> None:
     """BadInput if the folder was made from another spec or other kernels."""
     if not os.path.exists(folder.frozen):
         return
-    from canasta_sim.study.spec import load_spec
+    from canasta_sim.study.spec import load_spec_file
 
     try:
-        frozen = load_spec(folder.frozen, frozen=True)
+        frozen = load_spec_file(folder.frozen, frozen=True)
     except BadInput as exc:
         raise BadInput(f"{folder.frozen!r} cannot be read ({exc}): accepted: a new --out "
                        "folder") from None
@@ -134,11 +135,30 @@ def check_same_study(folder: StudyDir, spec, kernels_hash: str) -> None:
                        "made it, or a new --out folder")
 
 
+INNER = ("data", "deals", "plots")
+"""The folders inside a study folder that a run, a report or a reader goes into."""
+
+
+def check_inside(folder: StudyDir, *paths) -> None:
+    """BadInput if a folder a study writes or reads inside its folder (data, deals, plots,
+    the arm= folders, or ``paths``) is a symbolic link: through it a report or a run would
+    write, or a reader read, outside the study.  The study folder itself may be a link."""
+    places = [os.path.join(folder.root, name) for name in INNER] + list(paths)
+    for kind in INNER[:2]:
+        places += glob.glob(os.path.join(glob.escape(folder.root), kind, "arm=*"))
+    for place in places:
+        if os.path.islink(place):
+            raise BadInput(f"{place!r} is a symbolic link (to {os.readlink(place)!r}): "
+                           "accepted: a study folder whose data, deals, plots and arm= "
+                           "folders are real folders inside it")
+
+
 def create_layout(folder: StudyDir, spec) -> None:
     """Make the folders and write the frozen spec (atomically, if not there yet)."""
     from canasta_sim.results import write_text
 
     os.makedirs(folder.root, exist_ok=True)
+    check_inside(folder)
     for kind in folder.kinds(spec.games):
         for arm in spec.arms:
             os.makedirs(folder.arm_dir(arm.name, kind), exist_ok=True)
@@ -183,7 +203,7 @@ def remove_temp_files(folder: StudyDir) -> int:
     from canasta_sim.results import remove_stale_temps
 
     removed = 0
-    places = glob.glob(os.path.join(folder.root, "*", "arm=*")) + [
+    places = glob.glob(os.path.join(glob.escape(folder.root), "*", "arm=*")) + [
         os.path.join(folder.root, "plots")]
     for directory in places:
         try:
@@ -235,8 +255,9 @@ def new_manifest(spec, kernels_hash: str, versions: dict) -> dict:
             "arms": [a.name for a in spec.arms], "shards": [], "runs": [], "sprt": None}
 
 
-def shard_record(key: ShardKey, state: str, rows=None, deal_rows=None, seconds=None) -> dict:
-    """One shard's line in the manifest."""
+def shard_record(key: ShardKey, state: str, rows=None, deal_rows=None, seconds=None,
+                 sha256=None) -> dict:
+    """One shard's line in the manifest; ``sha256``: {kind: hex digest of its file}."""
     record = {"arm": key.arm, "first": key.first, "count": key.count, "state": state}
     if rows is not None:
         record["rows"] = rows
@@ -244,7 +265,23 @@ def shard_record(key: ShardKey, state: str, rows=None, deal_rows=None, seconds=N
         record["deal_rows"] = deal_rows
     if seconds is not None:
         record["seconds"] = round(seconds, 3)
+    if sha256:
+        record["sha256"] = dict(sha256)
     return record
+
+
+def recorded_digests(manifest: Optional[dict]) -> dict:
+    """{ShardKey: {kind: sha256}} of the shards whose checksums the manifest records."""
+    found = {}
+    for record in (manifest or {}).get("shards") or []:
+        try:
+            key = ShardKey(str(record["arm"]), int(record["first"]), int(record["count"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+        digests = record.get("sha256")
+        if isinstance(digests, dict) and digests:
+            found[key] = {str(k): str(v) for k, v in digests.items()}
+    return found
 
 
 # --------------------------------------------------------------------------------------------
@@ -260,21 +297,37 @@ def shard_metadata(spec, key: ShardKey, rotations: int, base: dict) -> dict:
     meta = {k: v for k, v in base.items() if k != b"canasta_sim.created"}
     extra = {"spec_hash": spec.spec_hash(), "study": spec.name, "arm": key.arm,
              "first": str(key.first), "count": str(key.count), "rotations": str(rotations),
-             "design": spec.design}
+             "design": spec.design, "page_checksums": PAGE_CHECKSUMS}
     meta.update({(META + k).encode(): str(v).encode() for k, v in extra.items()})
     return meta
 
 
-def write_shard(folder: StudyDir, key: ShardKey, tables: dict) -> None:
-    """Write a shard's tables ({kind: table}) atomically; the 'data' file goes last."""
+def shard_bytes(table) -> bytes:
+    """The Parquet file of a shard's table: zstd, and a CRC32 in every page header, so a
+    flipped bit in a data page is found when the page is read."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", write_page_checksum=True)
+    return sink.getvalue().to_pybytes()
+
+
+def write_shard(folder: StudyDir, key: ShardKey, tables: dict) -> dict:
+    """Write a shard's tables ({kind: table}) atomically, the 'data' file last; returns
+    {kind: sha256 of the bytes written} for the manifest."""
+    import hashlib
+
+    digests = {}
     order = [k for k in tables if k != "data"] + ["data"]
     for kind in order:
         path = folder.shard_path(key, kind)
+        check_inside(folder, os.path.dirname(path))
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        write_atomically(path, lambda handle, t=tables[kind]: pq.write_table(
-            t, handle, compression="zstd"))
+        data = shard_bytes(tables[kind])
+        digests[kind] = hashlib.sha256(data).hexdigest()
+        write_atomically(path, lambda handle, d=data: handle.write(d))
+    return digests
 
 
 def write_atomically(path, write) -> str:
@@ -298,35 +351,97 @@ def write_atomically(path, write) -> str:
     return path
 
 
-def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int,
-                  kernels_hash: Optional[str] = None) -> Optional[dict]:
-    """The shard's record if its files are there, whole, of this spec and shard key, and
-    (given ``kernels_hash``) played by these kernels; else None."""
-    import pyarrow.parquet as pq
+def file_sha256(path) -> str:
+    """The sha256 of a file's bytes, in hex."""
+    import hashlib
 
-    wanted = {"spec_hash": spec.spec_hash(), "arm": key.arm, "first": str(key.first),
-              "count": str(key.count)}
-    records = {}
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class ShardState(NamedTuple):
+    """What :func:`shard_state` found: ``state`` is 'done' (whole, its checksum matches the
+    manifest's or, not recorded yet, every page checksum), 'unverified' (whole, written
+    before shards carried checksums and none recorded), 'damaged' (a checksum does not
+    match) or 'missing' (absent, half-written, foreign)."""
+
+    state: str
+    record: Optional[dict] = None
+    reason: str = ""
+    path: str = ""
+
+
+def shard_is_done(folder: StudyDir, spec, key: ShardKey, rotations: int,
+                  kernels_hash: Optional[str] = None, recorded=None) -> Optional[dict]:
+    """The shard's record if its files are there, whole, undamaged, of this spec and shard
+    key, and (given ``kernels_hash``) played by these kernels; else None."""
+    found = shard_state(folder, spec, key, rotations, kernels_hash, recorded)
+    return found.record if found.state == "done" else None
+
+
+def shard_state(folder: StudyDir, spec, key: ShardKey, rotations: int,
+                kernels_hash: Optional[str] = None, recorded=None) -> ShardState:
+    """Check a shard's files: present, of this spec, key and kernels (BadInput for other
+    kernels), the right row count, and their bytes: the sha256 ``recorded`` ({kind: hex},
+    from the manifest) or, where none is recorded, every page checksum."""
+    rows, digests, verified = {}, {}, True
     for kind in folder.kinds(spec.games):
         path = folder.shard_path(key, kind)
-        if not os.path.isfile(path):
-            return None
-        try:
-            meta = pq.read_metadata(path)
-        except Exception:  # noqa: BLE001 - any unreadable file is replayed
-            return None
-        kv = meta.metadata or {}
-        if any(kv.get((META + k).encode(), b"").decode() != v for k, v in wanted.items()):
-            return None
-        made_with = kv.get(b"canasta_sim.kernels_hash", b"").decode()
-        if kernels_hash is not None and made_with != kernels_hash:
-            raise BadInput(f"{path!r} was played with other kernels (hash {made_with or '?'}, "
-                           f"installed {kernels_hash}): accepted: the canasta-sim version "
-                           "that made the study, or a new --out folder")
-        records[kind] = meta.num_rows
-    if records["data"] != key.count * rotations:
-        return None
-    return shard_record(key, "done", records["data"], records.get("deals"))
+        expected = (recorded or {}).get(kind)
+        found = _check_file(path, spec, key, kernels_hash, expected)
+        if found.state != "done":
+            return found._replace(path=found.path or path)
+        rows[kind], digests[kind] = found.record["rows"], found.record["sha256"]
+        verified = verified and found.record["verified"]
+    if rows["data"] != key.count * rotations:
+        if recorded:
+            return ShardState("damaged", reason=f"{rows['data']} rows, not "
+                              f"{key.count * rotations}", path=folder.shard_path(key))
+        return ShardState("missing")
+    record = shard_record(key, "done", rows["data"], rows.get("deals"), sha256=digests)
+    return ShardState("done" if verified else "unverified", record)
+
+
+def _check_file(path, spec, key: ShardKey, kernels_hash, expected) -> ShardState:
+    """One file of a shard: ShardState with record {rows, sha256, verified}."""
+    import pyarrow.parquet as pq
+
+    if not os.path.isfile(path) or os.path.islink(path):
+        return ShardState("missing")
+    try:
+        meta = pq.read_metadata(path)
+    except Exception:  # noqa: BLE001 - any unreadable file is replayed
+        meta = None
+    kv = (meta.metadata or {}) if meta is not None else {}
+    made_with = kv.get(b"canasta_sim.kernels_hash", b"").decode(errors="replace")
+    if meta is not None and kernels_hash is not None and made_with != kernels_hash:
+        raise BadInput(f"{path!r} was played with other kernels (hash {made_with or '?'}, "
+                       f"installed {kernels_hash}): accepted: the canasta-sim version "
+                       "that made the study, or a new --out folder")
+    digest = file_sha256(path)
+    if expected is not None and digest != expected:
+        return ShardState("damaged", reason="its sha256 differs from the one the manifest "
+                          "recorded when it was written", path=path)
+    bad = "damaged" if expected is not None else "missing"
+    if meta is None:
+        return ShardState(bad, reason="it cannot be read", path=path)
+    wanted = {"spec_hash": spec.spec_hash(), "arm": key.arm, "first": str(key.first),
+              "count": str(key.count)}
+    if any(kv.get((META + k).encode(), b"").decode(errors="replace") != v
+           for k, v in wanted.items()):
+        return ShardState(bad, reason="it holds another shard", path=path)
+    verified = expected is not None
+    if not verified and kv.get((META + "page_checksums").encode()) == PAGE_CHECKSUMS.encode():
+        try:            # no sha256 recorded yet (a --shard slice wrote it): every page
+            pq.read_table(path, page_checksum_verification=True)
+        except Exception:  # noqa: BLE001 - a page whose checksum does not match
+            return ShardState("damaged", reason="a page checksum does not match its page",
+                              path=path)
+        verified = True
+    return ShardState("done", {"rows": meta.num_rows, "sha256": digest, "verified": verified})
 
 
 def all_shards(spec) -> list:
@@ -335,16 +450,50 @@ def all_shards(spec) -> list:
             for arm in spec.arms]
 
 
-def scan(folder: StudyDir, spec, kernels_hash=None) -> dict:
-    """{ShardKey: record} of the shards whose files are whole and of this spec; BadInput if
-    one was played by other kernels than ``kernels_hash`` (when given)."""
+class Check(NamedTuple):
+    """The shards of a study folder as :func:`verify` found them."""
+
+    done: dict          # ShardKey -> record: whole, checksums match
+    unverified: dict    # ShardKey -> record: whole, written before checksums, none recorded
+    damaged: dict       # ShardKey -> ShardState: a checksum does not match
+    recorded: dict      # ShardKey -> {kind: sha256} the manifest holds
+
+    def usable(self) -> dict:
+        """The shards a report reads: done and unverified."""
+        return {**self.done, **self.unverified}
+
+
+def verify(folder: StudyDir, spec, kernels_hash=None, manifest=None) -> Check:
+    """Check every shard of the study against the checksums the manifest (``manifest``, or
+    the folder's) recorded; BadInput if one was played by other kernels than
+    ``kernels_hash`` (when given)."""
+    check_inside(folder)
+    recorded = recorded_digests(read_manifest(folder) if manifest is None else manifest)
     rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
-    done = {}
+    found = Check({}, {}, {}, recorded)
     for key in all_shards(spec):
-        record = shard_is_done(folder, spec, key, rotations[key.arm], kernels_hash)
-        if record is not None:
-            done[key] = record
-    return done
+        state = shard_state(folder, spec, key, rotations[key.arm], kernels_hash,
+                            recorded.get(key))
+        if state.state == "done":
+            found.done[key] = state.record
+        elif state.state == "unverified":
+            found.unverified[key] = state.record
+        elif state.state == "damaged":
+            found.damaged[key] = state
+    return found
+
+
+def scan(folder: StudyDir, spec, kernels_hash=None) -> dict:
+    """{ShardKey: record} of the shards whose files are whole, of this spec and undamaged
+    (those written before checksums too); BadInput if one was played by other kernels
+    than ``kernels_hash`` (when given)."""
+    return verify(folder, spec, kernels_hash).usable()
+
+
+def damage_lines(folder: StudyDir, check: Check) -> list:
+    """One line per damaged shard: its file (relative to the folder) and what is wrong."""
+    return [f"{os.path.relpath(state.path, folder.root)}: {state.reason}"
+            for state in check.damaged.values()]
 
 
 def versions() -> dict:
@@ -386,14 +535,15 @@ class Study:
 
     def __init__(self, root):
         """Open the study in folder ``root`` (BadInput if it holds none)."""
-        from canasta_sim.study.spec import load_spec
+        from canasta_sim.study.spec import load_spec_file
 
         self.folder = StudyDir(root)
         if not os.path.isfile(self.folder.frozen):
             raise BadInput(f"{self.folder.root!r} is not a study folder (no {FROZEN}): "
                            "accepted: a folder written by 'canasta-sim study run'")
-        self.spec = load_spec(self.folder.frozen, frozen=True)
+        self.spec = load_spec_file(self.folder.frozen, frozen=True)
         self.manifest = read_manifest(self.folder) or {}
+        check_inside(self.folder)
 
     @property
     def arms(self) -> list:
@@ -406,12 +556,26 @@ class Study:
         keys = ("spec_hash", "kernels_hash", "versions", "created", "updated", "runs")
         return {k: self.manifest.get(k) for k in keys}
 
+    def files(self, kind: str = "data") -> list:
+        """The shard files of this study's spec that are on disk: its arms' folders, its
+        ranges' names; other arm folders, other names and links are left out."""
+        found = []
+        for key in all_shards(self.spec):
+            path = self.folder.shard_path(key, kind)
+            if os.path.isfile(path) and not os.path.islink(path):
+                found.append(path)
+        return found
+
     def dataset(self, kind: str = "data"):
-        """The shards as one ``pyarrow.dataset`` with an ``arm`` column from the folders."""
+        """The shards as one ``pyarrow.dataset`` with an ``arm`` column from the folders,
+        every page's checksum checked as it is read."""
         import pyarrow.dataset as ds
 
-        return ds.dataset(self.folder.dataset_dir(kind), format="parquet",
-                          partitioning="hive", exclude_invalid_files=False)
+        check_inside(self.folder)
+        scan = ds.ParquetFragmentScanOptions(page_checksum_verification=True)
+        return ds.dataset(self.files(kind), format=ds.ParquetFileFormat(
+            default_fragment_scan_options=scan), partitioning="hive",
+            partition_base_dir=self.folder.dataset_dir(kind), exclude_invalid_files=False)
 
     def to_table(self, kind: str = "data", columns=None, filter=None):
         """The rows of every shard as one Arrow table (mind the memory on big studies)."""
@@ -430,15 +594,10 @@ class Study:
                            "'canasta-sim[study]'") from None
         con = duckdb.connect()
         for kind in self.folder.kinds(self.spec.games):
-            pattern = os.path.join(self.folder.dataset_dir(kind), "*", "*.parquet")
-            con.execute(f"CREATE VIEW {kind} AS SELECT * FROM read_parquet("
-                        f"'{_sql_text(pattern)}', hive_partitioning = true)")
+            # the dataset of the spec's files, not a glob: a folder name holding [ ] * ?
+            # would be read as a pattern (s[1] reading the study in s1)
+            con.register(kind, self.dataset(kind))
         return con
-
-
-def _sql_text(text: str) -> str:
-    """Text for a single-quoted SQL literal."""
-    return text.replace("'", "''")
 
 
 def open_study(root) -> Study:

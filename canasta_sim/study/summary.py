@@ -78,7 +78,7 @@ class RangeReader:
         path = self.study.folder.shard_path(store.ShardKey(arm, first, count), kind)
         schema = pq.read_schema(path)
         columns = [n for n in schema.names if n not in SKIP_COLUMNS]
-        return pq.read_table(path, columns=columns)
+        return pq.read_table(path, columns=columns, page_checksum_verification=True)
 
     def units(self, arm: str, first: int, count: int) -> tuple:
         """({metric: Values}, raw tables) of one arm's shard."""
@@ -247,7 +247,8 @@ def build_summary(study, command=None) -> dict:
     stats = _stats()
     spec = study.spec
     reader = RangeReader(study)
-    ranges = reader.complete_ranges()
+    check = store.verify(study.folder, spec, current_kernels_hash(), study.manifest)
+    ranges = reader.complete_ranges(check.usable())
     if not ranges:
         raise BadInput(f"{study.folder.root!r} has no complete range yet (the first shard of "
                        "every arm): accepted: a study with its first range played; run "
@@ -271,6 +272,7 @@ def build_summary(study, command=None) -> dict:
         "notes": notes,
     }
     _general_notes(spec, summary, accs, units_played)
+    _integrity(study, check, summary)
     summary = _clean(summary)
     summary["answer"] = _clean(build_answer(summary))
     return summary
@@ -300,13 +302,43 @@ def _study_block(study, command, units_played, sprt_state) -> dict:
                             if m in catalogue.metric_names(spec.games)]}
 
 
+def _integrity(study, check, summary) -> None:
+    """Name the damaged shards (left out, with every range after the first of them) and
+    count those written before checksums, in the study block and the notes."""
+    damaged = store.damage_lines(study.folder, check)
+    summary["study"]["damaged_shards"] = damaged
+    summary["study"]["unverified_shards"] = len(check.unverified)
+    if damaged:
+        summary["notes"].append(
+            f"{len(damaged)} shard file(s) are damaged and were left out, with every range "
+            f"after the first of them: {'; '.join(damaged)}. 'canasta-sim study run' on "
+            "this folder plays them again.")
+    if check.unverified:
+        summary["notes"].append(
+            f"{len(check.unverified)} shard(s) were written before canasta-sim recorded "
+            "checksums, so a damaged byte in them cannot be found; 'canasta-sim study run' "
+            "on this folder verifies them by playing them again.")
+
+
 def _reproduce_command(root) -> str:
     """The command that plays the study again, from its frozen spec, into a new folder (its
     shards come out byte-identical); running it with --out the same folder resumes."""
+    spec = os.path.join(os.path.abspath(root), store.FROZEN)
+    return f"canasta-sim study run {shell_quote(spec)} --out NEW_FOLDER"
+
+
+def shell_quote(text: str) -> str:
+    """``text`` as one shell word: shlex's quoting, or, when it holds control characters
+    (a newline in a folder name), bash's $'...' with \\xNN escapes, so the command shows
+    on one line and cannot move a terminal's cursor."""
     import shlex
 
-    spec = os.path.join(os.path.abspath(root), store.FROZEN)
-    return f"canasta-sim study run {shlex.quote(spec)} --out NEW_FOLDER"
+    if not any(ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f for c in text):
+        return shlex.quote(text)
+    body = "".join(f"\\x{ord(c):02x}" if ord(c) < 0x20 or ord(c) == 0x7f
+                   else f"\\u{ord(c):04x}" if 0x7f < ord(c) <= 0x9f
+                   else "\\" + c if c in "\\'" else c for c in text)
+    return f"$'{body}'"
 
 
 def _arm_block(arm, acc) -> dict:
@@ -748,8 +780,6 @@ class SprtTracker:
 def report(study_or_root, command=None) -> list:
     """Write ``summary.json``, ``report.md``, ``report.html`` and ``plots/`` into the study
     folder; returns the paths written."""
-    from canasta_sim.results import write_text
-
     study = study_or_root if isinstance(study_or_root, store.Study) else \
         store.open_study(study_or_root)
     try:
@@ -761,13 +791,16 @@ def report(study_or_root, command=None) -> list:
 
     summary = build_summary(study, command)
     root = study.folder.root
-    path = os.path.join(root, "summary.json")
-    write_text(json.dumps(summary, indent=1) + "\n", path)
-
-    return [path] + list(write_report(summary, root))
+    text = json.dumps(summary, indent=1) + "\n"
+    written = write_report(summary, root, {"summary.json": text.encode()})  # one unit
+    return [os.path.join(root, "summary.json")] + list(written)
 
 
 def load_summary(root) -> dict:
-    """The ``summary.json`` of a study folder."""
+    """The ``summary.json`` of a study folder (a report that a dead process left half moved
+    into place is finished first: canasta_sim.study.publish)."""
+    from canasta_sim.study.publish import recover
+
+    recover(root)
     with open(os.path.join(os.fspath(root), "summary.json"), encoding="utf-8") as handle:
         return json.load(handle)
