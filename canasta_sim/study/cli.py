@@ -382,6 +382,7 @@ def _policy_arms(policies, rules, design) -> list:
     """Duplicate: one arm per pair of policies (A on side 0); crn: one arm per policy."""
     import itertools
 
+    from canasta_sim.policies import split_top_level
     from canasta_sim.rules import parse_rules
     from canasta_sim.strength import seats_for
 
@@ -389,12 +390,28 @@ def _policy_arms(policies, rules, design) -> list:
         return [{"name": _arm_name(p, i), "rules": rules, "policies": p}
                 for i, p in enumerate(policies)]
     rule_set = parse_rules(rules)
+    for text in policies:
+        if len(split_top_level(text)) > 1:
+            raise BadInput(f"--policies {text!r} names {len(split_top_level(text))} policies: "
+                           "accepted: one policy per --policies in a match (it plays every "
+                           "seat of its side), e.g. --policies expert --policies careful")
     arms = []
     for a, b in itertools.combinations(policies, 2):
         seats = seats_for(a, b, rule_set.num_players, rule_set.num_sides)  # b: other sides
-        name = _fit_name(f"{_arm_name(a, 0)}-vs-{_arm_name(b, 1)}", f"{a}\n{b}")
-        arms.append({"name": name, "rules": rules, "policies": seats})
+        arms.append({"name": _match_name(a, b), "rules": rules, "policies": seats})
     return arms
+
+
+def _match_name(a: str, b: str) -> str:
+    """``A-vs-B`` within ARM_NAME_LIMIT: when too long, each side is cut (with its digest)
+    to its share, so both policies still show: expert.danger-2.84.e.1a2b3c4d-vs-expert."""
+    name_a, name_b = _arm_name(a, 0), _arm_name(b, 1)
+    room = ARM_NAME_LIMIT - len("-vs-")
+    if len(name_a) + len(name_b) > room:
+        share_b = min(len(name_b), room // 2)
+        name_a = _fit_name(name_a, a, room - share_b)
+        name_b = _fit_name(name_b, b, room - len(name_a))
+    return f"{name_a}-vs-{name_b}"
 
 
 def _arm_name(text: str, index: int) -> str:
@@ -416,16 +433,16 @@ def _arm_name(text: str, index: int) -> str:
 ARM_NAME_LIMIT = 80  # characters of an arm name (canasta_sim.study.spec.ARM_NAME)
 
 
-def _fit_name(name: str, text: str) -> str:
-    """``name`` as it is when it fits in ARM_NAME_LIMIT characters, else cut with a short
-    digest of ``text`` (what it was made from) appended, so that two long texts that share
-    their start still get two names: expert.danger-2.84.endgame_stock-19...-vs-e.1a2b3c4d."""
+def _fit_name(name: str, text: str, limit: int = ARM_NAME_LIMIT) -> str:
+    """``name`` as it is when it fits in ``limit`` characters, else cut with a short digest
+    of ``text`` (what it was made from) appended, so that two long texts that share their
+    start still get two names: expert.danger-2.84.endgame_stock-19.1a2b3c4d."""
     import hashlib
 
-    if len(name) <= ARM_NAME_LIMIT:
+    if len(name) <= limit:
         return name
     digest = hashlib.sha256(text.encode()).hexdigest()[:8]
-    return name[:ARM_NAME_LIMIT - len(digest) - 1].rstrip("._-") + "." + digest
+    return name[:limit - len(digest) - 1].rstrip("._-") + "." + digest
 
 
 def _study_name(out) -> str:
