@@ -218,3 +218,23 @@ def test_bench_warns_of_an_impossible_ratio():
     assert impossible_ratios([one, fine]) == []
     (line,) = impossible_ratios([one, fine, odd_one, odd])
     assert "2 threads ran 2.50 times as fast as one" in line
+
+
+def test_a_tournament_with_a_clean_sweep_rates_on_points_per_deal():
+    """A bound has no standard error: the joint ladder falls back to points per deal rather
+    than dropping the ladder."""
+    from canasta_sim.stats import MatchStats
+    from canasta_sim.study.answer import rating_ladder
+
+    truth = {"a": 100.0, "b": 20.0, "c": -120.0}
+    matches = [{"a": x, "b": y,
+                "elo": {"estimate": truth[x] - truth[y], "ci_low": None, "ci_high": None,
+                        "se": 5.0 + i},
+                "points_per_deal": {"estimate": (truth[x] - truth[y]) / 10, "se": 1.0}}
+               for i, (x, y) in enumerate((("a", "b"), ("a", "c"), ("b", "c")))]
+    assert rating_ladder(matches)["scale"] == "elo"
+    matches[1]["elo"] = MatchStats(pentanomial=[0, 0, 0, 0, 50]).elo().to_dict()
+    ladder = rating_ladder(matches)
+    assert ladder["scale"] == "points per deal"
+    assert {r["policy"]: round(r["rating"], 6) for r in ladder["ratings"]} == \
+        {"a": 10.0, "b": 2.0, "c": -12.0}
