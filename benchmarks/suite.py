@@ -198,6 +198,8 @@ def _run_suite(opts: Options, say, folder: Path) -> list:
     from canasta_sim.runner import available_cores, prepare
     from canasta_sim.warm import warm
 
+    for line in load_lines(available_cores()):
+        say(line)
     warm()
     all_threads = opts.threads or available_cores()
     thread_counts = (1,) if all_threads == 1 else (1, all_threads)
@@ -239,7 +241,44 @@ def _run_suite(opts: Options, say, folder: Path) -> list:
                    opts.target_deals, (seconds,), "s"))
         add(Result("canasta-sim simulate (Parquet size)", "greedy", all_threads, "cli",
                    opts.target_deals, (megabytes,), "MB"))
+    for line in impossible_ratios(out):
+        say(line)
     return out
+
+
+BUSY = 0.5
+"""A 1-minute load average above this many cores, before the bench starts, is other work
+sharing the machine: the bench warns that its rates and ratios are not to be trusted."""
+
+
+def load_lines(cores: int) -> list:
+    """The machine's load average, and a warning when it is busy (``BUSY``)."""
+    try:
+        one, five, fifteen = os.getloadavg()
+    except (OSError, AttributeError):
+        return ["load average: unknown on this system"]
+    lines = [f"load average {one:.2f} {five:.2f} {fifteen:.2f} (1, 5, 15 min) before the "
+             f"bench, on {cores} cores"]
+    if one > BUSY:
+        lines.append(f"warning: the machine is busy (load average {one:.2f} before the bench "
+                     "started): other work shares the cores, so the rates below are low and "
+                     "the ratios between them unreliable; measure on an idle machine")
+    return lines
+
+
+def impossible_ratios(results: list) -> list:
+    """A warning for every case that ran more than T times as fast on T threads as on one
+    (give or take 5%): a sign the machine's load changed during the bench."""
+    one = {(r.case, r.policy, r.mode): r.median for r in results
+           if r.threads == 1 and r.unit == "deals/s"}
+    lines = []
+    for r in results:
+        base = one.get((r.case, r.policy, r.mode))
+        if r.threads > 1 and r.unit == "deals/s" and base and r.median > 1.05 * r.threads * base:
+            lines.append(f"warning: {r.case} {r.policy} {r.mode}: {r.threads} threads ran "
+                         f"{r.median / base:.2f} times as fast as one, which {r.threads} cores "
+                         "cannot do: the machine's load changed during the bench")
+    return lines
 
 
 def check_sample(plan, sample: int, rows) -> str:

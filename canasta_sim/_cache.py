@@ -37,8 +37,12 @@ import time
 from pathlib import Path
 
 ENV = "CANASTA_SIM_CACHE_DIR"
+COMPILE_TIME = "about 1.5 minutes, longer on a busy machine"
+"""How long a cold compile of every kernel takes: the one place this figure is kept (the
+measurement and its command: docs/performance.md, "Cold compile"; every message and help text
+that gives it uses this)."""
 COMPILE_NOTE = ("canasta-sim: compiling the kernels (once per machine and version of the "
-                "kernel sources; usually 1.5-3 minutes)...")
+                f"kernel sources; {COMPILE_TIME})...")
 _FOLDER_NAME = re.compile(r"numba-[0-9a-f]{12}")
 
 TICK_SECONDS = 1.0  # how often the compile line on a terminal counts on

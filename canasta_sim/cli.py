@@ -13,6 +13,7 @@ import time
 import click
 
 from canasta_sim import __version__
+from canasta_sim._cache import COMPILE_TIME
 from canasta_sim.errors import BadInput
 
 PROG = "canasta-sim"
@@ -23,10 +24,11 @@ RULES_HELP = ("Rule set: a preset (classic, two-player, three-player, six-player
               "six-player-3x2, seed-a, seed-b), a canonical string such as "
               "'classic(black_three_freezes=true,hand_size=13)', or a .toml file with "
               "preset = \"...\" and knob = value lines (knobs: docs/knobs.md).")
-POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy') or one name per "
-                 "seat, comma-separated ('expert,careful,expert,careful'); a name may set "
+POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy'), one per side "
+                 "('expert,greedy': side 0 plays expert, side 1 greedy) or one per seat, "
+                 "comma-separated ('expert,careful,expert,careful'); a name may set "
                  "parameters: 'careful(freeze_at=8,wild_hold=2)'. Accepted: random, greedy, "
-                 "careful, rush, builder, expert (parameters: canasta-sim policies, "
+                 "careful, rush, builder, expert, search (parameters: canasta-sim policies, "
                  "docs/policies.md), or your own as file.py:function "
                  "(docs/own-policy.md).")
 SCORES_HELP = ("Each side's cumulative score before the deal, comma-separated, one per side "
@@ -225,7 +227,8 @@ def cli():
               help="Play the same deals once per value of a policy parameter, e.g. --sweep "
                    "careful.freeze_at=4:16:2 (4, 6, ..., 16; or a list =4,8,12); each seat "
                    "playing that policy gets the value, and the result gets a column "
-                   "careful.freeze_at. Repeat --sweep for every combination of several.")
+                   "careful__freeze_at (a parameter --policies sets is refused). Repeat "
+                   "--sweep for every combination of several.")
 @click.option("--quiet", "-q", is_flag=True,
               help="No progress bar (it is also off when stderr is not a terminal).")
 def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_size, first_deal,
@@ -861,16 +864,16 @@ def tune(policy, params, against, games, iterations, seed, rules, method, object
 # warm, bench
 # --------------------------------------------------------------------------------------------
 
-@cli.command()
-def warm():
-    """Compile every kernel now (or load it from the on-disk cache) and say which it did.
+@cli.command(help=f"""Compile every kernel now (or load it from the on-disk cache) and say
+    which it did.
 
-    The first run on a machine compiles the kernels, about 1.5-3 minutes; the
-    machine code is cached per version of the kernel sources (the same for every
-    install of them), so later processes load it in about a second. Run this once
-    after installing, e.g. in a container build or before a batch of jobs. The cache:
-    'canasta-sim cache info', docs/install.md.
-    """
+    The first run on a machine compiles the kernels, {COMPILE_TIME}
+    (docs/performance.md); the machine code is cached per version of the kernel sources
+    (the same for every install of them), so later processes load it in about a second.
+    Run this once after installing, e.g. in a container build or before a batch of jobs.
+    The cache: 'canasta-sim cache info', docs/install.md.""")
+def warm():
+    """Compile every kernel now (or load it from the on-disk cache) and say which it did."""
     from canasta_sim import _cache, _signals
     from canasta_sim.warm import warm as warm_all
 
@@ -939,7 +942,8 @@ def cache_clear():
 @click.option("--sample", type=click.IntRange(1), default=500, show_default=True,
               help="Deals per policy audited by --check.")
 @click.option("--cold/--no-cold", default=True, show_default=True,
-              help="Time a cold compile of every kernel (about 100 s, in a fresh process).")
+              help=f"Time a cold compile of every kernel ({COMPILE_TIME}, in a fresh "
+                   "process).")
 @click.option("--target/--no-target", default=True, show_default=True,
               help="Time 'canasta-sim simulate --deals 1000000' as a user runs it.")
 @click.option("--csv", "csv_path", default=os.path.join("results", "bench", "bench.csv"),

@@ -1,6 +1,7 @@
 """Policies: which scripted player sits in each seat.
 
-A policy spec is one name for every seat (``greedy``) or one name per seat,
+A policy spec is one name for every seat (``greedy``), one name per side
+(``expert,greedy``: side 0 plays expert, side 1 greedy) or one name per seat,
 comma-separated (``greedy,random,greedy,random``).  A name may later take
 parameters, ``name(param=value,...)``; each policy declares its parameters and
 their defaults in :data:`REGISTRY`.  The kernels receive an id per seat and a
@@ -230,11 +231,30 @@ def describe() -> list:
     return lines
 
 
-def parse_policies(text, num_players: int):
+def seat_policies(parts, num_players: int, num_sides: int | None = None) -> list:
+    """The policy text of every seat from one policy (every seat), one per side (seat s
+    plays policy s % num_sides: ``expert,greedy`` at four seats and two sides is
+    ``expert,greedy,expert,greedy``) or one per seat; BadInput for any other count."""
+    parts = [str(p) for p in parts]
+    if len(parts) == 1:
+        return parts * num_players
+    if num_sides and len(parts) == num_sides < num_players:
+        return [parts[seat % num_sides] for seat in range(num_players)]
+    if len(parts) != num_players:
+        per_side = f", one per side ({num_sides})" if num_sides and num_sides < num_players \
+            else ""
+        raise BadInput(f"{len(parts)} policies given ({','.join(p.strip() for p in parts)}) "
+                       f"but the rule set has {num_players} seats: accepted: one policy for "
+                       f"every seat{per_side} or {num_players} comma-separated policies")
+    return parts
+
+
+def parse_policies(text, num_players: int, num_sides: int | None = None):
     """Policies for every seat -> (names, ids int64[MAX_SEATS], params float64[MAX_SEATS, NPARAMS]).
 
-    ``text`` is one policy for every seat or ``num_players`` comma-separated
-    policies (a sequence of names is accepted too).  Unused seats get id -1.
+    ``text`` is one policy for every seat, ``num_sides`` comma-separated policies (one per
+    side, :func:`seat_policies`) or ``num_players`` of them (a sequence of names is accepted
+    too).  Unused seats get id -1.
     """
     if isinstance(text, (list, tuple)):
         parts = [str(p) for p in text]
@@ -243,12 +263,7 @@ def parse_policies(text, num_players: int):
     else:
         raise BadInput(f"policies={text!r} is not text: accepted: one of "
                        f"{', '.join(REGISTRY)} or {num_players} comma-separated names")
-    if len(parts) == 1:
-        parts = parts * num_players
-    if len(parts) != num_players:
-        raise BadInput(f"{len(parts)} policies given ({','.join(p.strip() for p in parts)}) "
-                       f"but the rule set has {num_players} seats: accepted: one policy for "
-                       f"every seat or {num_players} comma-separated policies")
+    parts = seat_policies(parts, num_players, num_sides)
     ids = np.full(layout.MAX_SEATS, -1, dtype=np.int64)
     params = np.zeros((layout.MAX_SEATS, layout.NPARAMS), dtype=np.float64)
     names = []

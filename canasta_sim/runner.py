@@ -185,7 +185,7 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
     seed = check_seed(seed)
     rules = parse_rules(rules)
     rules_nb = rules.to_kernel()
-    names, ids, params = parse_policies(policies, rules.num_players)
+    names, ids, params = parse_policies(policies, rules.num_players, rules.num_sides)
     users = prepare_users(names)
     scores = parse_scores(scores_before, rules.num_sides)
     metadata = provenance(rules, seed, names, scores[:rules.num_sides].tolist(),

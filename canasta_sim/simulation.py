@@ -20,7 +20,7 @@ def simulate(deals=None, seed=0, rules="classic", policies="greedy", scores_befo
     ``simulate(deals=N)`` returns one table, one row per deal; ``simulate(games=N)``
     plays N games to ``game_target`` (R58-R60) and returns (games table, per-deal table).
     ``rules``: a preset name, canonical string, .toml path or RuleSet;
-    ``policies``: one policy name for every seat or one per seat, comma-separated;
+    ``policies``: one policy name for every seat, one per side or one per seat, comma-separated;
     ``scores_before``: each side's cumulative score before each deal (deals only; default
     zeros), which sets the initial-meld minimum (R27).  Numbering starts at ``first_deal``
     or ``first_game``.  ``threads`` (default: every core) and ``chunk_size`` never change

@@ -851,6 +851,33 @@ def elo_from_score(p) -> float | None:
     return -400 * math.log10(1 / p - 1)
 
 
+ELO_BOUND = "elo-one-sided-bound"
+"""The method of an Elo "estimate" that is a one-sided bound (:func:`elo_sweep_bound`)."""
+
+
+def elo_sweep_bound(pairs: int, won: bool, level=0.95) -> Estimate:
+    """The one-sided ``level`` bound on the Elo difference after a clean sweep of ``pairs``
+    game pairs (method ELO_BOUND): lost them all, Elo < the bound (``ci_high``); won them
+    all, Elo > it (``ci_low``).  A pair's score lies in [0, 1], so if a's true share were p
+    the chance of ``pairs`` zero scores is at most (1 - p)^pairs; the bound is the Elo of
+    the p where that chance is 1 - level (a win of every pair mirrors it).  The
+    ``estimate`` field holds the bound too, for readers that need a number."""
+    p = 1 - (1 - level) ** (1 / pairs)
+    bound = -elo_from_score(p) if won else elo_from_score(p)
+    low, high = (bound, None) if won else (None, bound)
+    return Estimate(bound, low, high, pairs, ELO_BOUND)
+
+
+def elo_text(estimate, level=0.95) -> str | None:
+    """'< -1,234 (one-sided 95% bound)' for a clean sweep's bound (an :class:`Estimate` or
+    its dict), None for any other estimate."""
+    get = estimate.get if isinstance(estimate, dict) else lambda k: getattr(estimate, k)
+    if get("method") != ELO_BOUND or get("estimate") is None:
+        return None
+    sign = ">" if get("ci_low") is not None else "<"
+    return f"{sign} {get('estimate'):+,.0f} (one-sided {100 * level:.0f}% bound)"
+
+
 class MatchStats:
     """A duplicate head-to-head of lineup a against lineup b on two sides.
 
@@ -927,11 +954,14 @@ class MatchStats:
 
         The estimate and the interval's ends are :func:`elo_from_score` of the win rate and
         of its interval's ends, each clamped first into [1/(4N), 1 - 1/(4N)] for N pairs
-        (half a game of the 2N): a clean sweep gives a finite Elo.  se by the delta method."""
+        (half a game of the 2N).  se by the delta method.  A clean sweep (every pair lost,
+        or every pair won) has no finite estimate: it gives :func:`elo_sweep_bound`."""
         rate = self.win_rate(level)
         n = rate.n
         if rate.estimate is None:
             return Estimate(None, None, None, 0, "elo-from-pentanomial")
+        if rate.estimate in (0.0, 1.0):
+            return elo_sweep_bound(n, won=rate.estimate == 1.0, level=level)
         eps = 1 / (4 * n)
 
         def elo(p):

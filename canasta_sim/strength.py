@@ -29,7 +29,7 @@ import itertools
 from typing import NamedTuple
 
 from canasta_sim.arms import pair_counts, plan_arms, play_arms, seats_for, side_results
-from canasta_sim.stats import Z95, MatchStats, wilson  # noqa: F401  (wilson: re-exported)
+from canasta_sim.stats import Z95, MatchStats, elo_text, wilson  # noqa: F401  (wilson: re-exported)
 
 PAIR_TOTALS = ("0", "0.5", "1", "1.5", "2")
 """A's total over a game pair, in the order of :attr:`Match.pentanomial`."""
@@ -169,6 +169,8 @@ HEADER = ("| A | B | games | A wins | B wins | draws | A win rate (95% CI) | dea
 def format_elo(m: Match) -> str:
     """A's Elo difference and its interval, e.g. ``+35 (+20, +51)``; ``n/a`` without pairs."""
     elo = m.elo
+    if elo_text(elo) is not None:
+        return elo_text(elo)
     if elo.estimate is None or elo.ci_low is None:
         return "n/a"
     return f"{elo.estimate:+.0f} ({elo.ci_low:+.0f}, {elo.ci_high:+.0f})"

@@ -24,6 +24,7 @@ from canasta_sim.policies import (
     param_info,
     parse_one,
     policy_text,
+    seat_policies,
     split_top_level,
 )
 
@@ -129,15 +130,14 @@ def parse_sweeps(texts) -> list:
     return sweeps
 
 
-def sweep_points(policies, num_players: int, sweeps: list) -> list:
+def sweep_points(policies, num_players: int, sweeps: list, num_sides: int | None = None) -> list:
     """One (policies text, {column: value}) per combination of swept values.
 
     Every seat playing a swept policy gets the value; the seat's other parameters stay as
     given.  BadInput if no seat plays a swept policy.
     """
     seats = split_top_level(policies) if isinstance(policies, str) else list(policies)
-    if len(seats) == 1:
-        seats = seats * num_players
+    seats = seat_policies(seats, num_players, num_sides)
     names = [parse_one(seat)[0].split("(")[0] for seat in seats]
     keys = [_sweep_key(name) for name in names]
     for sweep in sweeps:
@@ -151,6 +151,7 @@ def sweep_points(policies, num_players: int, sweeps: list) -> list:
                            "(a user policy by its function's name)")
         if sweep.user:
             _check_user_param(sweep, names[keys.index(sweep.policy)])
+        _check_not_given(sweep, seats, keys)
     points = []
     for combo in itertools.product(*(s.values for s in sweeps)):
         chosen = {s.column: v for s, v in zip(sweeps, combo)}
@@ -178,6 +179,16 @@ def _check_user_param(sweep: Sweep, name: str) -> None:
         raise BadInput(f"sweep {sweep.name!r}: policy {user_of(name).label} has no parameter "
                        f"{sweep.param!r}: accepted parameters are "
                        f"{', '.join(declared) or 'none'}")
+
+
+def _check_not_given(sweep: Sweep, seats, keys) -> None:
+    """BadInput if a seat's policy text already sets the swept parameter (the sweep would
+    silently replace it)."""
+    for seat, key in zip(seats, keys):
+        if key == sweep.policy and sweep.param in dict(_given_params(seat)):
+            raise BadInput(f"sweep {sweep.name!r} sets {sweep.param}, which the policies "
+                           f"already set ({seat.strip()!r}): accepted: a parameter either "
+                           "set in the policies or swept, not both")
 
 
 def _with_params(seat_text, name, key, sweeps, combo) -> str:
@@ -218,7 +229,7 @@ def prepare_sweep(sweeps, deals=None, seed=0, rules="classic", policies="greedy"
         f"{s.name}={','.join(f'{v:g}' for v in s.values)}" for s in sweeps).encode()
     metadata[b"canasta_sim.sweep_columns"] = ",".join(s.column for s in sweeps).encode()
     integer = {s.column: s.integer for s in sweeps}
-    combos = sweep_points(policies, base.rules.num_players, sweeps)
+    combos = sweep_points(policies, base.rules.num_players, sweeps, base.rules.num_sides)
     plans = plan_arms([text for text, _ in combos], base.rules, deals=deals, seed=seed,
                       scores_before=scores_before, first_deal=first_deal, games=games,
                       first_game=first_game)

@@ -1044,6 +1044,8 @@ def _wave_line(stats, sprt) -> str:
 
 def verification_lines(outcome: Outcome) -> list:
     """The verification's result as lines for the terminal."""
+    from canasta_sim.stats import elo_text
+
     v = outcome.verification
     if v is None:
         return [f"verification: skipped, {outcome.verify_note}"]
@@ -1058,7 +1060,9 @@ def verification_lines(outcome: Outcome) -> list:
                 f" (95% CI {100 * rate.ci_low:.1f}-{100 * rate.ci_high:.1f})")
     mark = "significant" if significant(v.stats) else "not significant (the interval holds 50%)"
     lines.append(f"  tuned win rate {100 * rate.estimate:.1f}%{interval}: {mark}")
-    if elo.estimate is not None and elo.ci_low is not None:
+    if elo_text(elo) is not None:
+        lines.append(f"  Elo tuned - start {elo_text(elo)}")
+    elif elo.estimate is not None and elo.ci_low is not None:
         lines.append(f"  Elo tuned - start {elo.estimate + 0.0:+.1f} ({elo.ci_low:+.1f}, "
                      f"{elo.ci_high:+.1f}); likelihood of superiority "
                      f"{100 * v.stats.los():.1f}%")

@@ -1,7 +1,7 @@
 """Test session set-up: compile (or load from the on-disk cache) the kernels once, up front.
 
-The first session on a machine compiles the jitted kernels (about a minute on two
-cores); later sessions load them from the cache folder set by
+The first session on a machine compiles the jitted kernels (``_cache.COMPILE_TIME``,
+measured in docs/performance.md); later sessions load them from the cache folder set by
 ``canasta_sim._cache``.  Tests always run the kernels jitted.
 """
 import os

@@ -495,8 +495,10 @@ def test_a_missing_extra_is_named_in_one_line(tmp_path, monkeypatch):
      "--sprt 'win_rate:0.5' is malformed"),
     (["--policies", "expert", "--policies", "careful", "--policies", "greedy", "--games", "10",
       "--sprt", "win_rate:0.5,0.53"], "exactly one arm"),
-    (["--executor", "spark"], "--executor 'spark'"),
-    (["--workers", "2"], "--scheduler and --workers need --executor dask"),
+    (["--policies", "expert", "--policies", "careful", "--executor", "spark"],
+     "--executor 'spark'"),
+    (["--policies", "expert", "--policies", "careful", "--workers", "2"],
+     "--scheduler and --workers need --executor dask"),
 ])
 def test_compare_bad_input(tmp_path, args, fragment):
     out = tmp_path / "c"

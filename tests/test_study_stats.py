@@ -556,8 +556,9 @@ def test_match_counts_merge_and_edge_cases():
     rate = sweep.win_rate()
     assert rate.estimate == 1.0 and rate.se is None and rate.ci_low == pytest.approx(
         wilson(1.0, 30)[0])
-    elo = sweep.elo()
-    assert elo.estimate == pytest.approx(elo_from_score(1 - 1 / 120))   # clamped, finite
+    elo = sweep.elo()   # a clean sweep: a one-sided bound, 1 - p = 0.05 ** (1 / 30)
+    assert elo.method == "elo-one-sided-bound" and elo.ci_high is None
+    assert elo.estimate == elo.ci_low == pytest.approx(-elo_from_score(1 - 0.05 ** (1 / 30)))
     assert sweep.los() == 1.0 and sweep.trinomial_variance_ratio() is None
     empty = MatchStats()
     assert empty.win_rate().estimate is None and empty.elo().estimate is None

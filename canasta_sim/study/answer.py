@@ -496,9 +496,10 @@ def rating_ladder(matches) -> dict | None:
     fewer than three policies or a match without a standard error."""
     import numpy as np
 
-    from canasta_sim.stats import Z95, normal_interval
+    from canasta_sim.stats import ELO_BOUND, Z95, normal_interval
 
-    scale = "elo" if all(est_ok(m.get("elo")) for m in matches) else "points per deal"
+    scale = "elo" if all(est_ok(m.get("elo")) and m["elo"].get("method") != ELO_BOUND
+                         for m in matches) else "points per deal"  # a sweep's Elo: a bound
     key = "elo" if scale == "elo" else "points_per_deal"
     names = []
     for m in matches:

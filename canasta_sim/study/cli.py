@@ -55,7 +55,7 @@ def _ready_kernels(show: bool) -> None:
 
     if show:
         click.echo("canasta-sim: loading the kernels (the first run on a machine compiles "
-                   "them, about 100 s)...", err=True)
+                   f"them, {_cache.COMPILE_TIME})...", err=True)
     warm()
     _cache.say_compiled()
 
@@ -97,10 +97,10 @@ def study_run(spec_path, out, shard, sprt, executor, scheduler, workers, threads
 
     \b
     Examples:
-      canasta-sim study run b3f.toml --out results/b3f
-      canasta-sim study run b3f.toml --out results/b3f --executor dask --workers 2
-      canasta-sim study run b3f.toml --out results/b3f --scheduler tcp://10.0.0.5:8786
-      canasta-sim study run b3f.toml --out results/b3f --shard 3/8
+      canasta-sim study run examples/b3f.toml --out results/b3f
+      canasta-sim study run examples/b3f.toml --out results/b3f --executor dask --workers 2
+      canasta-sim study run examples/b3f.toml --out results/b3f --scheduler tcp://10.0.0.5:8786
+      canasta-sim study run examples/b3f.toml --out results/b3f --shard 3/8
     """
     from canasta_sim.study.spec import load_spec_file
 
@@ -211,7 +211,7 @@ def study_status(folder, as_json):
         click.echo("complete")
     else:
         eta = info["eta_seconds"]
-        left = f"about {_duration(eta)}" if eta is not None else "unknown (no timed run yet)"
+        left = f"about {_duration(eta)}" if eta is not None else "unknown (no shard timed yet)"
         click.echo(f"missing: {info['missing_units']:,} {info['unit']}s; time left: {left}")
 
 
@@ -349,6 +349,7 @@ def compare_spec(rules, policies, deals, games, seed, design, shard_size, out) -
     if study["design"] == "duplicate":
         _check_whole_seeds(count, key, rules[0])
     study[key] = count
+    _check_something_to_compare(rules, policies)
     if len(policies) > 1:
         arms = _policy_arms(policies, rules[0], study["design"])
     else:
@@ -356,6 +357,32 @@ def compare_spec(rules, policies, deals, games, seed, design, shard_size, out) -
                 for i, r in enumerate(rules)]
     _unique_names(arms)
     return {"study": study, "arms": arms}
+
+
+def _check_something_to_compare(rules, policies) -> None:
+    """BadInput unless the command line names two or more different rule sets or policies
+    (one arm, or the same one twice, has nothing to compare)."""
+    from canasta_sim.policies import parse_policies
+    from canasta_sim.rules import parse_rules
+
+    accepted = ("accepted: two or more different rule sets (--rules A --rules B) or policies "
+                "(--policies A --policies B)")
+    if len(rules) < 2 and len(policies) < 2:
+        raise BadInput(f"compare has nothing to compare (one rule set, {rules[0]!r}, and one "
+                       f"policy, {policies[0]!r}): {accepted}")
+    if len(rules) > 1:
+        option, texts = "--rules", rules
+        same = [parse_rules(r).canonical() for r in rules]
+    else:
+        rule_set = parse_rules(rules[0])
+        option, texts = "--policies", policies
+        same = [_playing(parse_policies(p, rule_set.num_players, rule_set.num_sides))
+                for p in policies]
+    for i, key in enumerate(same):
+        if key in same[:i]:
+            first = texts[same.index(key)]
+            raise BadInput(f"{option} {texts[i]!r} is the same as {option} {first!r}: there is "
+                           f"nothing to compare between them: {accepted}")
 
 
 def _check_whole_seeds(count, key, rules) -> None:
@@ -375,10 +402,19 @@ def _check_whole_seeds(count, key, rules) -> None:
                        f"--{key} {low + sides}")
 
 
+def _playing(parsed) -> tuple:
+    """What parse_policies' (names, ids, params) play: each seat's policy (a user policy by
+    its name) and parameter values, so careful(freeze_at=8) is careful (8 is its default)."""
+    names, ids, params = parsed
+    return tuple((name.split("(")[0], int(ids[seat]), tuple(params[seat].tolist()))
+                 for seat, name in enumerate(names))
+
+
 def _policy_arms(policies, rules, design) -> list:
     """Duplicate: one arm per pair of policies (A on side 0); crn: one arm per policy."""
     import itertools
 
+    from canasta_sim.policies import split_top_level
     from canasta_sim.rules import parse_rules
     from canasta_sim.strength import seats_for
 
@@ -386,12 +422,28 @@ def _policy_arms(policies, rules, design) -> list:
         return [{"name": _arm_name(p, i), "rules": rules, "policies": p}
                 for i, p in enumerate(policies)]
     rule_set = parse_rules(rules)
+    for text in policies:
+        if len(split_top_level(text)) > 1:
+            raise BadInput(f"--policies {text!r} names {len(split_top_level(text))} policies: "
+                           "accepted: one policy per --policies in a match (it plays every "
+                           "seat of its side), e.g. --policies expert --policies careful")
     arms = []
     for a, b in itertools.combinations(policies, 2):
         seats = seats_for(a, b, rule_set.num_players, rule_set.num_sides)  # b: other sides
-        arms.append({"name": f"{_arm_name(a, 0)}-vs-{_arm_name(b, 1)}", "rules": rules,
-                     "policies": seats})
+        arms.append({"name": _match_name(a, b), "rules": rules, "policies": seats})
     return arms
+
+
+def _match_name(a: str, b: str) -> str:
+    """``A-vs-B`` within ARM_NAME_LIMIT: when too long, each side is cut (with its digest)
+    to its share, so both policies still show: expert.danger-2.84.e.1a2b3c4d-vs-expert."""
+    name_a, name_b = _arm_name(a, 0), _arm_name(b, 1)
+    room = ARM_NAME_LIMIT - len("-vs-")
+    if len(name_a) + len(name_b) > room:
+        share_b = min(len(name_b), room // 2)
+        name_a = _fit_name(name_a, a, room - share_b)
+        name_b = _fit_name(name_b, b, room - len(name_a))
+    return f"{name_a}-vs-{name_b}"
 
 
 def _arm_name(text: str, index: int) -> str:
@@ -406,8 +458,23 @@ def _arm_name(text: str, index: int) -> str:
         name = name.split(":", 1)[1].split("@", 1)[0] + (
             name[name.index("("):] if "(" in name else "")
     name = name.replace("(", ".").replace(")", "").replace(",", ".").replace("=", "-")
-    name = re.sub(r"[^A-Za-z0-9_.+-]", "_", name).strip("._-")[:80]
-    return name or f"arm{index}"
+    name = re.sub(r"[^A-Za-z0-9_.+-]", "_", name).strip("._-")
+    return _fit_name(name, text) if name else f"arm{index}"
+
+
+ARM_NAME_LIMIT = 80  # characters of an arm name (canasta_sim.study.spec.ARM_NAME)
+
+
+def _fit_name(name: str, text: str, limit: int = ARM_NAME_LIMIT) -> str:
+    """``name`` as it is when it fits in ``limit`` characters, else cut with a short digest
+    of ``text`` (what it was made from) appended, so that two long texts that share their
+    start still get two names: expert.danger-2.84.endgame_stock-19.1a2b3c4d."""
+    import hashlib
+
+    if len(name) <= limit:
+        return name
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    return name[:limit - len(digest) - 1].rstrip("._-") + "." + digest
 
 
 def _study_name(out) -> str:

@@ -537,6 +537,22 @@ def _decided(info) -> bool:
     return sprt.get("decision") in ("H0", "H1")
 
 
+def _rate(manifest: dict, spec) -> float | None:
+    """Units played per second: the last finished run's, or (a run stopped before it
+    ended records no run) the shards' own timed units over their seconds; None if no
+    shard was timed."""
+    runs = manifest.get("runs") or []
+    if runs and runs[-1].get("seconds"):
+        return runs[-1]["units"] / runs[-1]["seconds"]
+    rotations = {arm.name: spec.rotations(arm) for arm in spec.arms}
+    timed = [r for r in manifest.get("shards") or []
+             if r.get("state") == "done" and r.get("seconds") and r.get("arm") in rotations]
+    seconds = sum(r["seconds"] for r in timed)
+    if not seconds:
+        return None
+    return sum(r["count"] * rotations[r["arm"]] for r in timed) / seconds
+
+
 def status(root) -> dict:
     """What is done and missing in a study folder, and how long the rest should take."""
     study = store.open_study(root)
@@ -554,10 +570,7 @@ def status(root) -> dict:
         per_arm.append({"arm": arm.name, "shards_done": len(finished), "shards": len(keys),
                         "units_done": units_done, "units": spec.units,
                         "rotations": rotations})
-    runs = study.manifest.get("runs") or []
-    rate = None
-    if runs and runs[-1].get("seconds"):
-        rate = runs[-1]["units"] / runs[-1]["seconds"]
+    rate = _rate(study.manifest, spec)
     sprt = study.manifest.get("sprt")
     decided = bool(sprt and sprt.get("decision") in ("H0", "H1"))
     return {"root": study.folder.root, "name": spec.name, "unit": spec.unit,

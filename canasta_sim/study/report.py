@@ -1079,22 +1079,15 @@ def render_html(summary: dict, plot_pngs: dict) -> str:
 
 # --- the terminal table ------------------------------------------------------------------------
 
-def _text_table(headers, rows, aligns, width=100) -> list:
-    """Lines of a plain-text table no wider than ``width`` (long left columns are cut)."""
+def _text_table(headers, rows, aligns) -> list:
+    """Lines of a plain-text table.  No cell is ever cut: a name is what the user types
+    to mean an arm or a policy, so a long one makes the table wider rather than lose its
+    end (the numbers keep their columns)."""
     cells = [None if row is None else [str(c) for c in row] for row in rows]
     filled = [r for r in cells if r is not None]
     widths = [max([len(h)] + [len(r[i]) for r in filled]) for i, h in enumerate(headers)]
-    gap = 2
-    while sum(widths) + gap * (len(widths) - 1) > width:
-        cuttable = [i for i, a in enumerate(aligns) if a == "l" and widths[i] > 6]
-        if not cuttable:
-            break
-        i = max(cuttable, key=lambda k: widths[k])
-        widths[i] -= 1
 
     def fit(text, w, align):
-        if len(text) > w:
-            text = text[:max(w - 1, 0)] + "…"
         return text.rjust(w) if align == "r" else text.ljust(w)
 
     lines = ["  ".join(fit(h, w, a) for h, w, a in zip(headers, widths, aligns)).rstrip()]
@@ -1104,11 +1097,12 @@ def _text_table(headers, rows, aligns, width=100) -> list:
             lines.append("")
             continue
         lines.append("  ".join(fit(c, w, a) for c, w, a in zip(row, widths, aligns)).rstrip())
-    return [line[:width] for line in lines]
+    return lines
 
 
 def main_table(summary: dict) -> str:
-    """The main results as plain text for a terminal (at most 100 columns).
+    """The main results as plain text for a terminal (100 columns, wider only when a name
+    is longer: names are never cut).
 
     crn: per arm against the baseline, the key metrics with estimate and 95% CI (and the
     Holm-adjusted p when two or more arms are compared); duplicate: per match the points

@@ -496,7 +496,8 @@ def make_arm(name, rules, policies, swept=()) -> Arm:
         raise BadInput(f"arm name {name!r} is not accepted: {ARM_NAME_ACCEPTED}")
     rule_set = parse_rules(rules)
     rule_set.to_kernel()  # rejects unsupported knobs now, not mid-study
-    names, _, _ = parse_policies(policies, rule_set.num_players)
+    names, _, _ = parse_policies(policies, rule_set.num_players,
+                                 rule_set.num_sides)
     return Arm(name, rule_set.canonical(), tuple(names), tuple(swept))
 
 

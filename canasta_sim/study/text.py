@@ -70,9 +70,14 @@ def ci_text(obj, kind, diff=False, low="ci_low", high="ci_high", sep=" to ", uni
 
 
 def point_text(obj, kind, diff=False, decimals=None) -> str:
-    """The point estimate of an estimate object, with the precision its interval needs."""
+    """The point estimate of an estimate object, with the precision its interval needs; a
+    clean sweep's Elo is its one-sided bound ('< -1,234 (one-sided 95% bound)')."""
     if not est_ok(obj):
         return ""
+    if kind == "elo" and obj.get("method") == "elo-one-sided-bound":
+        from canasta_sim.stats import elo_text
+
+        return elo_text(obj)
     return fmt(obj["estimate"], kind, diff,
                decimals if decimals is not None else decimals_for(obj, kind))
 
@@ -87,6 +92,8 @@ def estimate_text(obj, kind, diff=False) -> str:
     """'est [lo, hi]' of an estimate object ('' when there is no estimate)."""
     if not est_ok(obj):
         return ""
+    if kind == "elo" and obj.get("method") == "elo-one-sided-bound":
+        return point_text(obj, kind, diff)
     ci = ci_text(obj, kind, diff, sep=", ")
     return f"{point_text(obj, kind, diff)} [{ci}]" if ci else point_text(obj, kind, diff)
 
