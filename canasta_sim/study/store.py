@@ -56,7 +56,15 @@ class StudyDir:
 
     def __init__(self, root):
         """``root``: the study folder (need not exist yet)."""
-        self.root = os.fspath(root)
+        self.root = folder_path(root)
+
+
+def folder_path(root) -> str:
+    """``root`` as a path text; BadInput unless it is a str or path object."""
+    if isinstance(root, bytes) or not isinstance(root, (str, os.PathLike)):
+        raise BadInput(f"study folder {root!r} is not accepted: accepted: a folder path such "
+                       "as 'results/b3f'")
+    return os.fspath(root)
 
     @property
     def manifest(self) -> str:
@@ -91,7 +99,7 @@ class StudyDir:
 
 def check_out_dir(root) -> str:
     """BadInput unless ``root`` is (or can become) a study folder; returns it."""
-    root = os.fspath(root)
+    root = folder_path(root)
     if not root.strip():
         raise BadInput("--out '' is not accepted: accepted: a folder such as results/b3f")
     if os.path.exists(root) and not os.path.isdir(root):
@@ -144,6 +152,20 @@ def create_layout(folder: StudyDir, spec) -> None:
             os.makedirs(folder.arm_dir(arm.name, kind), exist_ok=True)
     if not os.path.exists(folder.frozen):
         write_text(spec.to_toml(), folder.frozen)
+
+
+def remove_new_study(folder: StudyDir) -> None:
+    """Remove the folder of a study that failed before any shard was written (its frozen
+    spec, manifest and empty arm folders), so a corrected command can use it again; a
+    folder that holds anything else (a shard, a user's file) is left as it is."""
+    import shutil
+
+    root = folder.root
+    for where, _dirs, files in os.walk(root):
+        if any(where != root or name not in (FROZEN, MANIFEST) for name in files
+               if not _TEMP.match(name)):
+            return
+    shutil.rmtree(root, ignore_errors=True)
 
 
 STALE_SECONDS = 6 * 3600     # a temporary file this old is stale whoever wrote it
@@ -281,9 +303,12 @@ def write_atomically(path, write) -> str:
     """Write a file through ``write(handle)`` into a hidden temporary file beside ``path``
     (one descriptor, binary, named by :func:`temp_prefix`) and move it into place; on any
     error nothing is left."""
+    from canasta_sim import _signals
+
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp", prefix=temp_prefix(path))
+    _signals.track(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -295,6 +320,8 @@ def write_atomically(path, write) -> str:
         except OSError:
             pass
         raise
+    finally:
+        _signals.untrack(tmp)
     return path
 
 
