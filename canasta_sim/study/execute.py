@@ -451,7 +451,9 @@ def _quiet_dask_logs():
     levels back."""
     import logging
 
-    loggers = [logging.getLogger(name) for name in ("distributed", "tornado", "asyncio")]
+    names = [name for name in list(logging.root.manager.loggerDict)
+             if name.split(".")[0] in ("distributed", "tornado", "asyncio")]
+    loggers = [logging.getLogger(name) for name in {"distributed", *names}]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)

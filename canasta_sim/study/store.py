@@ -51,20 +51,20 @@ def now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-class StudyDir:
-    """Paths inside one study folder."""
-
-    def __init__(self, root):
-        """``root``: the study folder (need not exist yet)."""
-        self.root = folder_path(root)
-
-
 def folder_path(root) -> str:
     """``root`` as a path text; BadInput unless it is a str or path object."""
     if isinstance(root, bytes) or not isinstance(root, (str, os.PathLike)):
         raise BadInput(f"study folder {root!r} is not accepted: accepted: a folder path such "
                        "as 'results/b3f'")
     return os.fspath(root)
+
+
+class StudyDir:
+    """Paths inside one study folder."""
+
+    def __init__(self, root):
+        """``root``: the study folder (need not exist yet)."""
+        self.root = folder_path(root)
 
     @property
     def manifest(self) -> str:
@@ -437,12 +437,27 @@ class Study:
         """The shards as one ``pyarrow.dataset`` with an ``arm`` column from the folders."""
         import pyarrow.dataset as ds
 
+        kinds = self.folder.kinds(self.spec.games)
+        if not isinstance(kind, str) or kind not in kinds:
+            raise BadInput(f"kind {kind!r} is not accepted: accepted: "
+                           f"{' or '.join(repr(k) for k in kinds)} for this study")
+        if not os.path.isdir(self.folder.dataset_dir(kind)):
+            raise BadInput(f"{self.folder.root!r} has no shards yet: accepted: a study "
+                           "folder that 'canasta-sim study run' has played")
         return ds.dataset(self.folder.dataset_dir(kind), format="parquet",
                           partitioning="hive", exclude_invalid_files=False)
 
     def to_table(self, kind: str = "data", columns=None, filter=None):
         """The rows of every shard as one Arrow table (mind the memory on big studies)."""
-        return self.dataset(kind).to_table(columns=columns, filter=filter)
+        import pyarrow.dataset as ds
+
+        dataset = self.dataset(kind)
+        if columns is not None:
+            _check_columns(columns, dataset.schema.names)
+        if filter is not None and not isinstance(filter, ds.Expression):
+            raise BadInput(f"filter {filter!r} is not accepted: accepted: a pyarrow "
+                           "expression, e.g. pyarrow.dataset.field('arm') == 'baseline'")
+        return dataset.to_table(columns=columns, filter=filter)
 
     def to_pandas(self, kind: str = "data", columns=None):
         """The rows of every shard as a pandas DataFrame."""
@@ -461,6 +476,18 @@ class Study:
             con.execute(f"CREATE VIEW {kind} AS SELECT * FROM read_parquet("
                         f"'{_sql_text(pattern)}', hive_partitioning = true)")
         return con
+
+
+def _check_columns(columns, names) -> None:
+    """BadInput unless ``columns`` is a list of names among ``names``."""
+    if not isinstance(columns, (list, tuple)):
+        wrong = columns
+    else:
+        wrong = next((c for c in columns if not isinstance(c, str) or c not in names), None)
+        if wrong is None:
+            return
+    raise BadInput(f"columns: {wrong!r} is not accepted: accepted: a list of the study's "
+                   f"columns, e.g. {names[:3]}")
 
 
 def _sql_text(text: str) -> str:
