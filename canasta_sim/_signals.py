@@ -97,16 +97,26 @@ def force_stop() -> None:
             os.remove(path)
         except OSError:
             pass
-    say_interrupted()
+    say_interrupted(raw=True)
     os._exit(STOPPED_STATUS)
 
 
-def say_interrupted() -> None:
-    """Write ``canasta-sim: error: interrupted`` on stderr, once per process."""
+def say_interrupted(raw: bool = False) -> None:
+    """Write ``canasta-sim: error: interrupted`` on stderr, once per stop; ``raw``: straight
+    to file descriptor 2 (the watcher: sys.stderr's lock may be held by a stuck thread)."""
+    import sys
+
     with _lock:
         if _state["said"]:
             return
         _state["said"] = True
+    if not raw:
+        try:
+            sys.stderr.write(INTERRUPTED + "\n")
+            sys.stderr.flush()
+            return
+        except (OSError, ValueError, AttributeError):
+            pass
     try:
         os.write(2, (INTERRUPTED + "\n").encode())
     except OSError:
@@ -129,8 +139,11 @@ def untrack(path) -> None:
 
 
 def reset():
-    """Forget the signals received (the end of a command run in-process)."""
+    """Forget the signals received (the end of a command run in-process; a process with the
+    watcher ends with its command, so there it is said once for good)."""
     _received.clear()
+    if not _state["watching"]:
+        _state["said"] = False
 
 
 def stopping() -> bool:
