@@ -659,9 +659,10 @@ def check_policy(policy, against, rules, deals, positions, traced, seed, decisio
     my_policy.py:mine(greed=2) (docs/own-policy.md). Four checks on real deals:
 
     \b
-    interface    every answer is a legal option index and nothing raises
-                 (a compiled policy that raised is played again as plain
-                 Python to show the exception)
+    interface    every answer is a legal option index, nothing raises and
+                 no decision takes longer than --decision-limit (a compiled
+                 policy that raised is played again as plain Python to show
+                 the exception)
     repeatable   the same deals played again give the same rows
     information  turns replayed with the cards hidden from the seat
                  rearranged: its play must not change (docs/rules.md: what a seat may know)
