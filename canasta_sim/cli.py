@@ -64,22 +64,20 @@ class _Group(click.Group):
         except click.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
             _fail(exc.format_message().strip().splitlines()[0] + hint)
-        except click.exceptions.Abort:
-            _fail("interrupted", 130)
-        except KeyboardInterrupt:
-            _fail("interrupted", 130)
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            _interrupted()
         except click.ClickException as exc:
             _fail(exc.format_message(), exc.exit_code)
         except BrokenPipeError:
             _quiet_broken_pipe()
         except OSError as exc:
             if _signals_received():
-                _fail("interrupted", 130)
+                _interrupted()
             _silence_stdout()
             _fail(_os_error_line(exc))
         except Exception:
             if _signals_received():  # a library turned the interrupt into another error
-                _fail("interrupted", 130)
+                _interrupted()
             raise
         finally:
             _reset_signals()
@@ -128,6 +126,14 @@ _CLOSED_STDOUT = ("standard output is closed: accepted: an open stdout, e.g. "
                   "'> traces.jsonl' or '| less'")
 
 
+def _interrupted():
+    """Say ``interrupted`` (once per process) and exit with status 130."""
+    from canasta_sim import _signals
+
+    _signals.say_interrupted()
+    sys.exit(_signals.STOPPED_STATUS)
+
+
 def _reset_signals():
     """Forget the signals of this command (the next in-process command starts clean)."""
     from canasta_sim import _signals
@@ -150,15 +156,29 @@ def _os_error_line(exc: OSError) -> str:
     """One line for an operating-system error (a full disk, a closed stdout, ...)."""
     import errno
 
-    what = exc.strerror or str(exc)
-    if not exc.filename:  # the files canasta-sim writes give BadInput; this is stdout
+    what = exc.strerror or str(exc).strip().split("\n")[0] or type(exc).__name__
+    if not exc.filename and _raised_writing_stdout(exc):
         return (f"cannot write to standard output: {what}: accepted: a stdout that takes "
                 "the output (a file on a disk with room, a pipe, a terminal)")
+    if not exc.filename:
+        return f"{type(exc).__name__}: {what}"
     if exc.errno == errno.ENOSPC:
         fix = "accepted: a folder on a disk with room for the output"
     else:
         fix = "accepted: a writable file or folder (see docs/errors.md)"
     return f"cannot write {exc.filename!r}: {what}: {fix}"
+
+
+def _raised_writing_stdout(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised while printing (inside click.echo or a write to stdout)."""
+    import traceback
+
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.name == "echo" and f"click{os.sep}" in frame.filename:
+            return True
+        if frame.name == "_write_lines" and frame.filename == __file__:
+            return True
+    return False
 
 
 def _silence_stdout():
@@ -260,7 +280,7 @@ def simulate(deals, games, seed, rules, policies, scores, out, threads, chunk_si
         for path in paths:
             results.check_writable(path, suffix=".parquet")
     if chunk_size is not None:
-        runner.check_chunk_size(chunk_size)
+        runner.check_chunk_size(chunk_size, games is not None)
     threads = runner.check_threads(threads)
     points = sweep_plans.prepare_sweep(sweep, deals, seed, rules, policies, scores,
                                   first_deal=first_deal, games=games, first_game=first_game)
@@ -542,9 +562,10 @@ def _read_lines(name):
     except OSError as exc:
         raise BadInput(f"cannot read trace {name!r}: {exc.strerror}: accepted: an existing "
                        "JSON Lines file or '-' for stdin") from None
-    if stat.S_ISDIR(mode):
-        raise BadInput(f"cannot read trace {name!r}: it is a directory: accepted: a JSON "
-                       "Lines file or '-' for stdin")
+    if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):  # a device never ends
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a device?)"
+        raise BadInput(f"cannot read trace {name!r}: it is {kind}: accepted: a JSON "
+                       "Lines file, a pipe, or '-' for stdin")
     try:
         with open(name, encoding="utf-8") as handle:
             yield from handle
@@ -631,16 +652,20 @@ def policies_cmd():
 @click.option("--traced", type=click.IntRange(1, 100_000), default=100, show_default=True,
               help="Deals traced and replayed against the rules (at most --deals).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help=SEED_HELP)
-def check_policy(policy, against, rules, deals, positions, traced, seed):
+@click.option("--decision-limit", type=float, default=10.0, show_default=True,
+              metavar="SECONDS",
+              help="Fail the interface check when one decision takes longer than this.")
+def check_policy(policy, against, rules, deals, positions, traced, seed, decision_limit):
     """Check that POLICY keeps to the interface and plays fair; exit 1 if a check fails.
 
     POLICY is any policy text, usually your own: my_policy.py:mine or
     my_policy.py:mine(greed=2) (docs/own-policy.md). Four checks on real deals:
 
     \b
-    interface    every answer is a legal option index and nothing raises
-                 (a compiled policy that raised is played again as plain
-                 Python to show the exception)
+    interface    every answer is a legal option index, nothing raises and
+                 no decision takes longer than --decision-limit (a compiled
+                 policy that raised is played again as plain Python to show
+                 the exception)
     repeatable   the same deals played again give the same rows
     information  turns replayed with the cards hidden from the seat
                  rearranged: its play must not change (docs/rules.md: what a seat may know)
@@ -657,6 +682,7 @@ def check_policy(policy, against, rules, deals, positions, traced, seed):
     from canasta_sim import policies as policy_registry
     from canasta_sim.rules import parse_rules
 
+    fairness.check_decision_limit(decision_limit)
     rule_set = parse_rules(rules)
     seats = policy
     if against is not None:
@@ -665,7 +691,8 @@ def check_policy(policy, against, rules, deals, positions, traced, seed):
     policy_registry.parse_policies(seats, rule_set.num_players)
     _ready_kernels()
     click.echo(f"check-policy {policy} on {rule_set.canonical()}, seed {seed}")
-    checks, rate = fairness.check_policy(seats, rule_set, deals, seed, positions, traced)
+    checks, rate = fairness.check_policy(seats, rule_set, deals, seed, positions, traced,
+                                         decision_limit)
     for check in checks:
         click.echo(f"  {check.name:<12} {'ok    ' if check.ok else 'FAILED'} {check.detail}")
     if rate:
@@ -1004,12 +1031,17 @@ def main(argv=None):
     A run stopped by a signal leaves at once with status 130 once its files are cleaned up
     (``os._exit``): the interpreter's shutdown (joining worker threads still inside a
     kernel, atexit hooks) could otherwise meet the stop again and end in a traceback or in
-    a different status.
+    a different status.  A watcher (canasta_sim._signals.watch) ends the process if the
+    run has not stopped one second after the first stop signal (a kernel that never returns
+    to Python, say).
     """
+    from canasta_sim import _signals
+
+    _signals.watch()
     try:
         cli.main(args=argv, prog_name=PROG)
     except KeyboardInterrupt:  # a stop signal just outside the command's own handlers
-        click.echo(f"{PROG}: error: interrupted", err=True)
+        _signals.say_interrupted()
         _exit_now(130)
     except SystemExit as exc:
         if exc.code == 130:

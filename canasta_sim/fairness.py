@@ -27,6 +27,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from canasta_sim.numbers import format_number
+
+DECISION_LIMIT = 10.0      # seconds one decision may take in the interface check
+MAX_DECISION_LIMIT = 86400
 FIXED_STOCK = 8            # stock cards a turn may draw (draws and red-three replacements)
 MAX_TURN = 60              # positions are taken at a turn in 0..MAX_TURN-1
 
@@ -147,13 +151,69 @@ def information_check(plan, positions: int = 200, seed: int = 1) -> Check:
 # The other checks
 # --------------------------------------------------------------------------------------------
 
-def interface_check(plan):
-    """Play the plan's deals; returns (Check, rows, deals per second on one thread)."""
-    from canasta_sim.runner import play_range
+def play_watched(plan, first: int, out, limit: float = DECISION_LIMIT) -> None:
+    """:func:`canasta_sim.runner.play_range` on a worker thread, while this thread watches
+    the policy table's decision counts (kernels/players/user.py): PolicyError if a user
+    policy has not answered one decision within ``limit`` seconds (the worker is left to
+    loop; a daemon thread does not keep the process alive)."""
+    import threading
 
+    from canasta_sim.runner import play_range, policy_table
+
+    table = policy_table(plan)
+    failure = []
+
+    def play():
+        try:
+            play_range(plan, first, out, table)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the watching thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=play, daemon=True, name="canasta-sim-check")
+    worker.start()
+    _watch_decisions(worker, table, plan, limit)
+    if failure:
+        raise failure[0]
+
+
+def _watch_decisions(worker, table, plan, limit: float) -> None:
+    """Wait for ``worker``; PolicyError once the same decision has been open ``limit``
+    seconds."""
+    from canasta_sim.kernels.players import user as k
+
+    calls, since = -1, time.monotonic()
+    while worker.is_alive():
+        worker.join(0.05)
+        now = time.monotonic()
+        if table[k.CALLS] != calls or table[k.CALLS] == table[k.ANSWERS]:
+            calls, since = int(table[k.CALLS]), now
+        elif now - since > limit:
+            raise _too_slow(table, plan, limit)
+
+
+def _too_slow(table, plan, limit: float):
+    """The PolicyError of a decision open longer than ``limit`` seconds."""
+    from canasta_sim.kernels.players import user as k
+    from canasta_sim.policy_api import DECISIONS
+    from canasta_sim.user_policy import PolicyError
+
+    seat = int(table[k.CALL_SEAT])
+    user = plan.users[seat] if seat < len(plan.users) else None
+    label = user.label if user is not None else plan.names[seat]
+    decision = DECISIONS.get(int(table[k.CALL_DECISION]), "?")
+    return PolicyError(f"policy {label} has not answered a {decision} decision (seat {seat}) "
+                       f"within {format_number(limit)} s: accepted: a policy whose every "
+                       "decision returns within --decision-limit seconds (a loop that never "
+                       "ends?)", {"kind": "slow", "seat": seat, "user": user})
+
+
+def interface_check(plan, decision_limit: float = DECISION_LIMIT):
+    """Play the plan's deals; returns (Check, rows, deals per second on one thread).
+    PolicyError if a user policy breaks the interface or one of its decisions takes longer
+    than ``decision_limit`` seconds."""
     out = _rows(plan.deals)
     start = time.perf_counter()
-    play_range(plan, plan.first_deal, out)
+    play_watched(plan, plan.first_deal, out, decision_limit)
     seconds = time.perf_counter() - start
     return Check("interface", True, f"{plan.deals} deals played to the end: every answer a "
                  "legal option index, no exception"), out, plan.deals / max(seconds, 1e-9)
@@ -206,22 +266,38 @@ def rules_check(plan, deals: int) -> Check:
 
 
 def check_policy(policies: str, rules: str = "classic", deals: int = 300, seed: int = 1,
-                 positions: int = 200, traced: int = 100):
+                 positions: int = 200, traced: int = 100,
+                 decision_limit: float = DECISION_LIMIT):
     """Run every check; returns (list of Check, deals per second of the interface run).
     Bad input (an unknown policy, a policy that does not compile) raises BadInput before
-    any deal is played; a policy that breaks the interface while playing fails the
-    interface check with the error's text."""
+    any deal is played; a policy that breaks the interface while playing, or takes longer
+    than ``decision_limit`` seconds over one decision, fails the interface check with the
+    error's text."""
     from canasta_sim.runner import prepare
     from canasta_sim.user_policy import PolicyError
 
+    decision_limit = check_decision_limit(decision_limit)
     plan = prepare(deals, seed, rules, policies)
     try:
-        interface, rows, rate = interface_check(plan)
+        interface, rows, rate = interface_check(plan, decision_limit)
     except PolicyError as exc:
         return [Check("interface", False, explain_failure(plan, exc))], 0.0
     checks = [interface, repeat_check(plan, rows),
               information_check(plan, positions, seed), rules_check(plan, min(traced, deals))]
     return checks, rate
+
+
+def check_decision_limit(limit) -> float:
+    """The decision time limit as a float in (0, MAX_DECISION_LIMIT], or BadInput."""
+    import math
+
+    from canasta_sim.errors import BadInput
+
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or \
+            not math.isfinite(limit) or not 0 < limit <= MAX_DECISION_LIMIT:
+        raise BadInput(f"decision limit {limit!r} is not accepted: accepted: seconds in "
+                       f"(0, {MAX_DECISION_LIMIT}], e.g. 10")
+    return float(limit)
 
 
 def explain_failure(plan, exc) -> str:

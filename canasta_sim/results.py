@@ -242,6 +242,9 @@ def to_pandas(table):
     """``table.to_pandas()`` with integer columns kept as integers even where they hold
     nulls (the sides and seats a rule set does not have): pandas ``Int64`` and ``boolean``.
     The same as ``table.to_pandas(types_mapper=canasta_sim.results.pandas_types)``."""
+    if not isinstance(table, (pa.Table, pa.RecordBatch)):
+        raise BadInput(f"to_pandas({type(table).__name__}) is not accepted: accepted: a "
+                       "pyarrow Table, as canasta_sim.simulate returns")
     return table.to_pandas(types_mapper=pandas_types)
 
 
@@ -385,6 +388,9 @@ def write_parquets(parts, paths) -> list:
         if isinstance(exc, OSError):
             raise _write_error(exc, paths) from None
         raise
+    finally:
+        for _, name in temps:
+            _signals.untrack(name)
     return paths
 
 
@@ -416,6 +422,8 @@ def _move_all(temps, paths):
 def write_text(text: str, path) -> str:
     """Write ``text`` to ``path`` atomically: through one descriptor to a temporary file in
     the same folder, then ``os.replace``."""
+    from canasta_sim import _signals
+
     path = check_writable(path)
     remove_stale_temps(path)
     handle, tmp = _temp_beside(path)
@@ -431,6 +439,8 @@ def write_text(text: str, path) -> str:
         if isinstance(exc, OSError):
             raise _write_error(exc, [path]) from None
         raise
+    finally:
+        _signals.untrack(tmp)
     return path
 
 
@@ -442,9 +452,12 @@ def _temp_prefix(path) -> str:
 def _temp_beside(path):
     """(binary file object, name) of a new temporary file in the folder of ``path``, named
     ``.<name>.<pid>.<random>.tmp`` and created with O_EXCL (never through a symlink)."""
+    from canasta_sim import _signals
+
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f"{_temp_prefix(path)}{os.getpid()}.",
                                suffix=_TEMP_SUFFIX)
+    _signals.track(tmp)
     return os.fdopen(fd, "wb", buffering=1 << 20), tmp
 
 

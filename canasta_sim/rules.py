@@ -54,6 +54,28 @@ def _knob_fields(cls):
     return cls
 
 
+def _named_knobs_only(cls):
+    """Make ``cls(...)`` raise BadInput, not TypeError, for a knob that does not exist or
+    values given by position; returns ``cls``."""
+    import functools
+
+    init = cls.__init__
+
+    @functools.wraps(init)
+    def checked_init(self, *args, **values):
+        if args:
+            raise BadInput(f"RuleSet got {len(args)} values by position: accepted: knobs by "
+                           "name, e.g. RuleSet(hand_size=13)")
+        for name in values:
+            if name != "preset" and name not in KNOBS:
+                raise BadInput(_unknown_knob_message(name))
+        init(self, **values)
+
+    cls.__init__ = checked_init
+    return cls
+
+
+@_named_knobs_only
 @dataclass(frozen=True)
 @_knob_fields
 class RuleSet:
@@ -167,6 +189,9 @@ def _meld_table_fields(table):
     return fields
 
 
+MIN_STOCK_AFTER_DEAL = 10   # cards the stock keeps after the deal: the cap on hand_size
+
+
 def _check_combinations(r: RuleSet):
     """BadInput for knob values that are fine alone but impossible together."""
     if (r.num_packs, r.num_jokers) not in DECKS:
@@ -177,12 +202,14 @@ def _check_combinations(r: RuleSet):
         accepted = " or ".join(str(n) for n in layouts[r.team_layout])
         raise BadInput(f"num_players={r.num_players} does not fit team_layout="
                        f"{r.team_layout}: accepted num_players for it is {accepted}")
-    needed = r.num_players * r.hand_size + 1
-    if needed > r.deck_size:
-        most = (r.deck_size - 1) // r.num_players
-        raise BadInput(f"hand_size={r.hand_size} with num_players={r.num_players} needs "
-                       f"{needed} cards but the deck has {r.deck_size}: accepted hand_size "
-                       f"is 1..{most}")
+    stock = r.deck_size - r.num_players * r.hand_size
+    if stock < MIN_STOCK_AFTER_DEAL:  # R6: the stock must outlast red-three replacements
+        most = (r.deck_size - MIN_STOCK_AFTER_DEAL) // r.num_players
+        raise BadInput(f"hand_size={r.hand_size} with num_players={r.num_players} leaves "
+                       f"{stock} of the deck's {r.deck_size} cards in the stock: accepted "
+                       f"hand_size is 1..{most} (the stock keeps at least "
+                       f"{MIN_STOCK_AFTER_DEAL} cards after the deal, so red-three "
+                       "replacements and the upcard never empty it)")
 
 
 # --------------------------------------------------------------------------------------------

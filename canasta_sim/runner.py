@@ -28,6 +28,7 @@ MAX_TABLE_ROWS = 20_000_000   # rows simulate() builds in memory (about 10 GB)
 SCORE_BOUND = 10 ** 9          # |cumulative score| accepted in scores_before
 DEFAULT_CHUNK = 65536         # deals per chunk: one Parquet row group
 DEFAULT_GAME_CHUNK = 4096     # games per chunk in a games run
+CHUNK_MEMORY = 1 << 30        # bytes of raw rows one chunk may take (two are in flight)
 DEALS_PER_GAME_GUESS = 12     # room for deal rows per game asked of the games kernel
 MAX_GAMES = MAX_DEALS // layout.GAME_STRIDE
 MAX_THREADS = 1024
@@ -88,11 +89,24 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
-def check_chunk_size(chunk_size) -> int:
-    """The chunk size (deals per Parquet row group) as an int >= 1, or BadInput."""
-    if not _is_int(chunk_size) or chunk_size < 1:
+def max_chunk_size(games: bool = False) -> int:
+    """The largest chunk: the one whose raw rows fill CHUNK_MEMORY (a deal's row, or a
+    game's row with room for DEALS_PER_GAME_GUESS deal rows and their extras)."""
+    per_unit = layout.NCOLS if not games else \
+        layout.G_NCOLS + DEALS_PER_GAME_GUESS * (layout.NCOLS + layout.D_NCOLS)
+    return CHUNK_MEMORY // (8 * per_unit)
+
+
+def check_chunk_size(chunk_size, games: bool = False) -> int:
+    """The chunk size (deals, or games, per Parquet row group) as an int in
+    1..:func:`max_chunk_size`, or BadInput."""
+    most = max_chunk_size(games)
+    if not _is_int(chunk_size) or not 1 <= chunk_size <= most:
+        unit = "games" if games else "deals"
         raise BadInput(f"chunk_size={chunk_size!r} is not accepted: accepted: a whole number "
-                       ">= 1, e.g. 65536")
+                       f"of {unit} in 1..{most} (a chunk's rows stay within "
+                       f"{CHUNK_MEMORY >> 30} GiB), e.g. "
+                       f"{DEFAULT_GAME_CHUNK if games else DEFAULT_CHUNK}")
     return int(chunk_size)
 
 
@@ -263,14 +277,15 @@ def _engine():
     return play_deals_nb
 
 
-def play_range(plan: Plan, first: int, out: np.ndarray) -> None:
+def play_range(plan: Plan, first: int, out: np.ndarray, table=None) -> None:
     """Play deals first..first+len(out)-1 into the rows of ``out`` (n x NCOLS int64).
 
     This is the unit of work: any range of deals, on any thread or machine, fills
     exactly the rows a single run gives those deals.  The kernel releases the GIL.
+    ``table``: the policy table to use (:func:`policy_table`; a watcher reads its counts).
     """
     if out.shape[0]:
-        table = policy_table(plan)
+        table = policy_table(plan) if table is None else table
         _engine()(plan.rules_nb, plan.seed, first, out, table, plan.params,
                   plan.scores_before, 0)
         check_policy_table(plan, table)
@@ -354,17 +369,24 @@ class WorkPool:
                    for a, b in self.pieces(n, min_piece=16)]
         return _Chunk(first, n, futures, GameRows.concat)
 
-    def close(self) -> None:
-        """Cancel pieces not yet started and wait for the running ones."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, wait=None) -> None:
+        """Cancel pieces not yet started and wait for the running ones, except after a
+        stop signal (or with ``wait=False``): a kernel that never returns (a user policy
+        looping forever) must not hold the stop up."""
+        from canasta_sim import _signals
+
+        if wait is None:
+            wait = not _signals.stopping()
+        self._pool.shutdown(wait=wait, cancel_futures=True)
 
     def __enter__(self):
         """Use as a context manager: the threads end with the block."""
         return self
 
-    def __exit__(self, *exc):
-        """Close the pool."""
-        self.close()
+    def __exit__(self, kind, value, traceback):
+        """Close the pool, without waiting when the block was interrupted."""
+        self.close(wait=False if kind is not None and issubclass(kind, KeyboardInterrupt)
+                   else None)
 
 
 def chunk_bounds(first: int, count: int, chunk_size: int) -> Iterator:
@@ -387,7 +409,7 @@ def iter_chunks(plan: Plan, chunk_size=None, threads=None, progress=False) -> It
 
     games = plan.games is not None
     chunk_size = check_chunk_size(chunk_size if chunk_size is not None
-                                  else DEFAULT_GAME_CHUNK if games else DEFAULT_CHUNK)
+                                  else DEFAULT_GAME_CHUNK if games else DEFAULT_CHUNK, games)
     threads = check_threads(threads)
     first, count = (plan.first_game, plan.games) if games else (plan.first_deal, plan.deals)
     chunks = chunk_bounds(first, count, chunk_size)

@@ -41,7 +41,7 @@ def simulate(deals=None, seed=0, rules="classic", policies="greedy", scores_befo
                        "streams to Parquet) or split the run with first_deal / first_game")
     threads = runner.check_threads(threads)
     if chunk_size is not None:
-        runner.check_chunk_size(chunk_size)
+        runner.check_chunk_size(chunk_size, games is not None)
     parts = list(iter_sweep_tables(points, chunk_size, progress, threads))
     if points[0][0].games is None:
         return parts[0] if len(parts) == 1 else pa.concat_tables(parts)

@@ -116,6 +116,9 @@ def parse_sweeps(texts) -> list:
     """Every sweep of a list (or one text); BadInput if a parameter is swept twice."""
     if isinstance(texts, str):
         texts = [texts]
+    if texts is not None and not isinstance(texts, (list, tuple)):
+        raise BadInput(f"sweep={texts!r} is not accepted: accepted: a text such as "
+                       "'careful.freeze_at=4:16:2' or a list of them")
     sweeps = [parse_sweep(t) for t in texts or ()]
     columns = [s.name for s in sweeps]
     twice = [c for i, c in enumerate(columns) if c in columns[:i]]

@@ -226,10 +226,32 @@ def _make(label: str, func: str, path: str, source: str) -> UserPolicy:
     """Import the module, check the function and build the UserPolicy."""
     digest = _digest(source)
     fn = _function(label, func, path, source, digest)
+    _check_signature(label, path, fn)
     declared = getattr(fn, "canasta_params", None) or getattr(
         getattr(fn, "py_func", None), "canasta_params", None) or {}
     return UserPolicy(label, func, path, source, digest, tuple(declared.items()),
                       not _is_numba(fn))
+
+
+ARGUMENTS = ("decision", "opts", "n", "view", "params", "rules", "rand")
+
+
+def _check_signature(label: str, path: str, fn) -> None:
+    """PolicyError unless ``fn`` (or the Python function a numba one compiles) can be
+    called with the interface's seven positional arguments."""
+    import inspect
+
+    python = getattr(fn, "py_func", fn)
+    try:
+        signature = inspect.signature(python)
+    except (TypeError, ValueError):  # a builtin or a C function: found out when called
+        return
+    try:
+        signature.bind(*ARGUMENTS)
+    except TypeError:
+        raise PolicyError(f"policy {label} in {Path(path).name} takes {python.__name__}"
+                          f"{signature}: accepted: a function of the seven arguments "
+                          f"({', '.join(ARGUMENTS)}), as in docs/own-policy.md") from None
 
 
 def _is_numba(fn) -> bool:
@@ -278,8 +300,10 @@ def _import(label: str, path: str, source: str, digest: str):
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the user's module raised while importing
+    except BaseException as exc:  # noqa: BLE001 - the user's module raised while importing
         del sys.modules[name]
+        if isinstance(exc, KeyboardInterrupt) and _stop_signalled():
+            raise
         raise PolicyError(f"policy {label}: importing {file.name} raised "
                           f"{_one_line(exc)}{_where(exc, file)}: accepted: a module that "
                           "imports cleanly") from None
@@ -448,6 +472,7 @@ def _array(pointer, shape, ctype):
 
 def _python_entry(user: UserPolicy, fn):
     """A ctypes callback calling a plain-Python policy; (address, callback)."""
+    from canasta_sim import _signals
     from canasta_sim.policy_api import MAX_OPTS, NPARAMS, NRULES, RAISED, VIEW_LEN
 
     proto = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
@@ -457,6 +482,9 @@ def _python_entry(user: UserPolicy, fn):
     i64, f64 = ctypes.c_int64, ctypes.c_double
 
     def call(decision, opts, n, view, params, rules, rand):
+        if _signals.stopping():           # the run is stopping: no more user code
+            _FAILURES[user.digest] = KeyboardInterrupt()
+            return RAISED
         try:
             answer = fn(decision, _array(opts, (MAX_OPTS, 5), i64), n,
                         _array(view, (VIEW_LEN,), i64), _array(params, (NPARAMS,), f64),
@@ -513,7 +541,7 @@ def raise_if_failed(table: np.ndarray, users, names) -> None:
         raise PolicyError(f"policy {label} returned {int(table[k.ERR_VALUE])} {where}: "
                           f"accepted: an option index 0..{n - 1}", info)
     failure = _FAILURES.pop(user.digest, None) if user is not None and user.python else None
-    if isinstance(failure, KeyboardInterrupt):
+    if isinstance(failure, KeyboardInterrupt) and _stop_signalled():
         raise KeyboardInterrupt
     if isinstance(failure, _NotAnIndex):
         raise PolicyError(f"policy {label} {failure} {where}: accepted: a whole number, the "
@@ -525,6 +553,14 @@ def raise_if_failed(table: np.ndarray, users, names) -> None:
     raise PolicyError(f"policy {label} raised an exception {where}: accepted: a policy that "
                       f"returns an option index; canasta-sim check-policy {label} plays it "
                       "as plain Python and shows the exception", info)
+
+
+def _stop_signalled() -> bool:
+    """Whether a stop signal (Ctrl-C, SIGTERM, SIGHUP) arrived: a KeyboardInterrupt the
+    user's own code raised without one is the user's exception, like any other."""
+    from canasta_sim import _signals
+
+    return _signals.stopping()
 
 
 class _NotAnIndex(TypeError):

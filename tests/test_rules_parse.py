@@ -226,8 +226,11 @@ def test_bad_toml(tmp_path, content, fragment):
     ("two-player(team_layout=2x2)", ["num_players=2", "team_layout=2x2"]),
     ("classic(num_packs=3)", ["num_packs=3", "num_jokers=4"]),
     ("classic(num_jokers=6)", ["num_jokers=6"]),
-    ("classic(hand_size=27)", ["hand_size=27", "109 cards", "108", "1..26"]),
-    ("six-player(hand_size=27)", ["hand_size=27", "163 cards", "162"]),
+    ("classic(hand_size=27)", ["hand_size=27", "leaves 0 of", "108", "1..24"]),
+    ("classic(hand_size=25)", ["hand_size=25", "leaves 8 of", "108", "1..24", "at least 10"]),
+    ("two-player(hand_size=50)", ["hand_size=50", "leaves 8 of", "1..49"]),
+    ("three-player(hand_size=33)", ["hand_size=33", "leaves 9 of", "1..32"]),
+    ("six-player(hand_size=26)", ["hand_size=26", "leaves 6 of", "162", "1..25"]),
 ])
 def test_bad_rules_name_the_value(text, fragments):
     with pytest.raises(BadInput) as info:
@@ -238,9 +241,15 @@ def test_bad_rules_name_the_value(text, fragments):
         assert fragment in message
 
 
-def test_largest_hand_that_fits_is_accepted():
-    assert parse_rules("classic(hand_size=26)").hand_size == 26
-    assert parse_rules("two-player(hand_size=53)").hand_size == 53
+def test_largest_hand_leaves_ten_cards_in_the_stock():
+    """RULES.md 3.1: hand_size is at most what leaves 10 cards in the stock after the deal,
+    so red-three replacements and the upcard never empty it (four players: 24)."""
+    for text, most in [("classic", 24), ("two-player", 49), ("three-player", 32),
+                       ("six-player", 25), ("six-player-3x2", 25)]:
+        rules = parse_rules(f"{text}(hand_size={most})")
+        assert rules.deck_size - rules.num_players * rules.hand_size >= 10
+        with pytest.raises(BadInput, match=f"1..{most} "):
+            parse_rules(f"{text}(hand_size={most + 1})")
 
 
 def test_missing_toml_file():

@@ -192,6 +192,63 @@ def test_cli_simulate_with_a_broken_policy_exits_2_and_writes_nothing(tmp_path):
     assert not out.exists() and not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("name", ["too_few_arguments", "too_few_arguments_jit"])
+def test_a_wrong_signature_is_one_line_naming_the_file_and_the_signature(name):
+    with pytest.raises(PolicyError) as info:
+        prepare(10, 1, "classic", spec(name))
+    text = str(info.value)
+    assert f"in user_policies.py takes {name}(decision, opts, n)" in text
+    assert "(decision, opts, n, view, params, rules, rand)" in text and "\n" not in text
+
+
+@pytest.mark.parametrize("name, shown", [("calls_sys_exit", "raised SystemExit: 3"),
+                                         ("raises_keyboard_interrupt",
+                                          "raised KeyboardInterrupt")])
+def test_sys_exit_and_keyboard_interrupt_from_user_code_are_user_exceptions(tmp_path, name,
+                                                                            shown):
+    result = CliRunner().invoke(cli, ["simulate", "--deals", "10", "--policies", spec(name),
+                                      "--out", str(tmp_path / "run.parquet")])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and shown in result.output
+    assert "(user_policies.py line" in result.output and "interrupted" not in result.output
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_module_that_exits_while_importing_is_a_one_line_error(tmp_path):
+    module = tmp_path / "exits.py"
+    module.write_text("import sys\nsys.exit(4)\n")
+    with pytest.raises(PolicyError, match=r"importing exits.py raised SystemExit: 4"):
+        prepare(10, 1, "classic", f"{module}:mine")
+
+
+def _run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "canasta_sim", *args], capture_output=True,
+                          text=True, timeout=600)
+
+
+def test_a_python_policy_may_call_a_numba_helper_compiled_mid_run(tmp_path):
+    """The helper compiles inside the run; the rules record the kernels read was freed
+    memory and the compile overwrote it (exit 139, no message)."""
+    done = _run_cli("simulate", "-q", "--deals", "30", "--threads", "1", "--policies",
+                    spec("python_calls_numba_helper"), "--out", str(tmp_path / "a.parquet"))
+    assert done.returncode == 0, (done.returncode, done.stderr)
+
+
+def test_a_policy_that_allocates_plays_as_one_that_does_not(tmp_path):
+    """Allocating at every decision must not change a row (it used to reuse the freed rules
+    record, and the deals never ended)."""
+    import pyarrow.parquet as pq
+    tables = []
+    for name in ("allocates", "seven_mod_n"):
+        out = tmp_path / f"{name}.parquet"
+        done = _run_cli("simulate", "-q", "--deals", "60", "--threads", "2", "--policies",
+                        spec(name), "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        tables.append(pq.read_table(out).drop_columns(["policy_0", "policy_1", "policy_2",
+                                                        "policy_3"]))
+    assert tables[0].equals(tables[1])
+
+
 # --- everywhere a built-in name works --------------------------------------------------------
 
 def test_replay_strength_and_sweep_take_a_user_policy(tmp_path):

@@ -98,3 +98,65 @@ def reads_past_the_options(decision, opts, n, view, params, rules, rand):
     if decision == api.DEC_DISCARD:
         return opts[n + 100000, 0] * 0
     return 0
+
+
+@njit
+def loops_forever(decision, opts, n, view, params, rules, rand):
+    """Never returns (a compiled loop: Python's signal handlers never run inside it)."""
+    i = 0
+    while i >= 0:
+        i = (i + 1) % 1000
+    return 0
+
+
+def loops_forever_python(decision, opts, n, view, params, rules, rand):
+    """Never returns (plain Python)."""
+    while True:
+        pass
+
+
+def too_few_arguments(decision, opts, n):
+    """The wrong signature: three arguments instead of seven."""
+    return 0
+
+
+@njit
+def too_few_arguments_jit(decision, opts, n):
+    """The wrong signature, compiled."""
+    return 0
+
+
+def calls_sys_exit(decision, opts, n, view, params, rules, rand):
+    """Calls sys.exit(3): a user exception like any other."""
+    import sys
+    sys.exit(3)
+
+
+def raises_keyboard_interrupt(decision, opts, n, view, params, rules, rand):
+    """Raises KeyboardInterrupt without any signal: a user exception like any other."""
+    raise KeyboardInterrupt
+
+
+@njit
+def _last_option(n):
+    """A numba helper called from plain Python (compiled at its first call, mid-run)."""
+    return n - 1
+
+
+def python_calls_numba_helper(decision, opts, n, view, params, rules, rand):
+    """Plain Python calling a numba helper that is compiled at its first call, inside a run."""
+    return _last_option(n)
+
+
+@njit
+def allocates(decision, opts, n, view, params, rules, rand):
+    """Allocates an array the size of the rules record at every decision (a freed record
+    would be overwritten by it)."""
+    scratch = np.full(64, 7, np.int64)
+    return scratch[0] % n
+
+
+@njit
+def seven_mod_n(decision, opts, n, view, params, rules, rand):
+    """``allocates``'s answer without the allocation."""
+    return 7 % n

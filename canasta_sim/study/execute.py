@@ -283,6 +283,7 @@ class Runner:
         done_units = sum(self.units_of(k) for k in mine if k in self.done)
         bar = None
         started, played, stamp = time.perf_counter(), 0, store.now()
+        new_folder = not os.path.isdir(self.folder.root) or not os.listdir(self.folder.root)
         try:
             play = self._play_threads if executor == "threads" else self._play_dask
             with _executor_context(executor, threads, scheduler, workers) as context:
@@ -302,6 +303,10 @@ class Runner:
                         bar.sprt(tracker)
                         if decision != "undecided":
                             break
+        except BaseException:
+            if new_folder and not self.done:   # nothing played: the rerun starts afresh
+                store.remove_new_study(self.folder)
+            raise
         finally:
             if bar is not None:
                 bar.close()
@@ -393,10 +398,33 @@ class Runner:
                 self.mark_done(key, record)
                 bar.add(self.units_of(key))
                 played += self.units_of(key)
-        except BaseException:
+        except BaseException as exc:
+            if _scheduler_lost(client, exc):
+                raise BadInput(f"the Dask scheduler {client.scheduler.address} went away "
+                               f"({_first_line(exc)}); the {len(self.done)} shards finished "
+                               "are kept: accepted: a running scheduler; the same command "
+                               "again resumes the study") from None
             client.cancel(list(futures))
             raise
         return played
+
+
+def _scheduler_lost(client, exc) -> bool:
+    """Whether ``exc`` comes from a lost connection to the scheduler, not from a task."""
+    import asyncio
+    import concurrent.futures
+
+    if isinstance(exc, (BadInput, KeyboardInterrupt)):
+        return False
+    lost = (OSError, TimeoutError, asyncio.TimeoutError, concurrent.futures.CancelledError,
+            asyncio.CancelledError)
+    return isinstance(exc, lost) or getattr(client, "status", "running") != "running"
+
+
+def _first_line(exc) -> str:
+    """``Type: first line of the message`` of an exception."""
+    text = str(exc).strip().split("\n")[0][:160]
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class _executor_context:
@@ -409,7 +437,8 @@ class _executor_context:
         self._close = []
 
     def __enter__(self):
-        """Start the pool or connect to (or start) the cluster."""
+        """Start the pool or connect to (or start) the cluster (its log kept off stderr:
+        errors that matter come back through the tasks, or as one line)."""
         if self.executor == "threads":
             from canasta_sim import runner
 
@@ -421,6 +450,7 @@ class _executor_context:
     def _dask_client(self):
         """A client of the scheduler given, or of a new LocalCluster of worker processes."""
         Client, LocalCluster = _import_distributed()
+        self._close.append(_quiet_dask_logs())
         if self.scheduler:
             try:
                 client = Client(self.scheduler, timeout=30)
@@ -431,12 +461,15 @@ class _executor_context:
                     from None
             self._close.append(client.close)
             return client
+        import logging
+
         from canasta_sim import runner
 
         n = self.workers or runner.available_cores()
         os.environ.update({k: os.environ.get(k, v) for k, v in WORKER_ENV.items()})
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=None, env=dict(WORKER_ENV))
+                               dashboard_address=None, env=dict(WORKER_ENV),
+                               silence_logs=logging.CRITICAL)
         client = Client(cluster)
         self._close += [cluster.close, client.close]
         return client
@@ -448,6 +481,25 @@ class _executor_context:
                 close()
             except Exception:  # noqa: BLE001 - closing must not hide the real error
                 pass
+
+
+def _quiet_dask_logs():
+    """Raise the level of dask.distributed's loggers to CRITICAL (its warnings at a cluster's
+    close, its tracebacks when a scheduler goes away); returns the function that puts the
+    levels back."""
+    import logging
+
+    names = [name for name in list(logging.root.manager.loggerDict)
+             if name.split(".")[0] in ("distributed", "tornado", "asyncio")]
+    loggers = [logging.getLogger(name) for name in {"distributed", *names}]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+
+    def restore():
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+    return restore
 
 
 def _import_distributed():

@@ -52,12 +52,20 @@ def now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
+def folder_path(root) -> str:
+    """``root`` as a path text; BadInput unless it is a str or path object."""
+    if isinstance(root, bytes) or not isinstance(root, (str, os.PathLike)):
+        raise BadInput(f"study folder {root!r} is not accepted: accepted: a folder path such "
+                       "as 'results/b3f'")
+    return os.fspath(root)
+
+
 class StudyDir:
     """Paths inside one study folder."""
 
     def __init__(self, root):
         """``root``: the study folder (need not exist yet)."""
-        self.root = os.fspath(root)
+        self.root = folder_path(root)
 
     @property
     def manifest(self) -> str:
@@ -92,7 +100,7 @@ class StudyDir:
 
 def check_out_dir(root) -> str:
     """BadInput unless ``root`` is (or can become) a study folder; returns it."""
-    root = os.fspath(root)
+    root = folder_path(root)
     if not root.strip():
         raise BadInput("--out '' is not accepted: accepted: a folder such as results/b3f")
     if os.path.exists(root) and not os.path.isdir(root):
@@ -164,6 +172,20 @@ def create_layout(folder: StudyDir, spec) -> None:
             os.makedirs(folder.arm_dir(arm.name, kind), exist_ok=True)
     if not os.path.exists(folder.frozen):
         write_text(spec.to_toml(), folder.frozen)
+
+
+def remove_new_study(folder: StudyDir) -> None:
+    """Remove the folder of a study that failed before any shard was written (its frozen
+    spec, manifest and empty arm folders), so a corrected command can use it again; a
+    folder that holds anything else (a shard, a user's file) is left as it is."""
+    import shutil
+
+    root = folder.root
+    for where, _dirs, files in os.walk(root):
+        if any(where != root or name not in (FROZEN, MANIFEST) for name in files
+               if not _TEMP.match(name)):
+            return
+    shutil.rmtree(root, ignore_errors=True)
 
 
 STALE_SECONDS = 6 * 3600     # a temporary file this old is stale whoever wrote it
@@ -334,9 +356,12 @@ def write_atomically(path, write) -> str:
     """Write a file through ``write(handle)`` into a hidden temporary file beside ``path``
     (one descriptor, binary, named by :func:`temp_prefix`) and move it into place; on any
     error nothing is left."""
+    from canasta_sim import _signals
+
     path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp", prefix=temp_prefix(path))
+    _signals.track(tmp)
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)
@@ -348,6 +373,8 @@ def write_atomically(path, write) -> str:
         except OSError:
             pass
         raise
+    finally:
+        _signals.untrack(tmp)
     return path
 
 
@@ -571,6 +598,13 @@ class Study:
         every page's checksum checked as it is read."""
         import pyarrow.dataset as ds
 
+        kinds = self.folder.kinds(self.spec.games)
+        if not isinstance(kind, str) or kind not in kinds:
+            raise BadInput(f"kind {kind!r} is not accepted: accepted: "
+                           f"{' or '.join(repr(k) for k in kinds)} for this study")
+        if not os.path.isdir(self.folder.dataset_dir(kind)):
+            raise BadInput(f"{self.folder.root!r} has no shards yet: accepted: a study "
+                           "folder that 'canasta-sim study run' has played")
         check_inside(self.folder)
         scan = ds.ParquetFragmentScanOptions(page_checksum_verification=True)
         return ds.dataset(self.files(kind), format=ds.ParquetFileFormat(
@@ -579,7 +613,15 @@ class Study:
 
     def to_table(self, kind: str = "data", columns=None, filter=None):
         """The rows of every shard as one Arrow table (mind the memory on big studies)."""
-        return self.dataset(kind).to_table(columns=columns, filter=filter)
+        import pyarrow.dataset as ds
+
+        dataset = self.dataset(kind)
+        if columns is not None:
+            _check_columns(columns, dataset.schema.names)
+        if filter is not None and not isinstance(filter, ds.Expression):
+            raise BadInput(f"filter {filter!r} is not accepted: accepted: a pyarrow "
+                           "expression, e.g. pyarrow.dataset.field('arm') == 'baseline'")
+        return dataset.to_table(columns=columns, filter=filter)
 
     def to_pandas(self, kind: str = "data", columns=None):
         """The rows of every shard as a pandas DataFrame."""
@@ -598,6 +640,18 @@ class Study:
             # would be read as a pattern (s[1] reading the study in s1)
             con.register(kind, self.dataset(kind))
         return con
+
+
+def _check_columns(columns, names) -> None:
+    """BadInput unless ``columns`` is a list of names among ``names``."""
+    if not isinstance(columns, (list, tuple)):
+        wrong = columns
+    else:
+        wrong = next((c for c in columns if not isinstance(c, str) or c not in names), None)
+        if wrong is None:
+            return
+    raise BadInput(f"columns: {wrong!r} is not accepted: accepted: a list of the study's "
+                   f"columns, e.g. {names[:3]}")
 
 
 def open_study(root) -> Study:

@@ -73,12 +73,19 @@ class RangeReader:
 
     def read(self, arm: str, first: int, count: int, kind: str = "data"):
         """The rows of one shard file (without the text columns)."""
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         path = self.study.folder.shard_path(store.ShardKey(arm, first, count), kind)
-        schema = pq.read_schema(path)
-        columns = [n for n in schema.names if n not in SKIP_COLUMNS]
-        return pq.read_table(path, columns=columns, page_checksum_verification=True)
+        try:
+            schema = pq.read_schema(path)
+            columns = [n for n in schema.names if n not in SKIP_COLUMNS]
+            return pq.read_table(path, columns=columns, page_checksum_verification=True)
+        except (OSError, pa.ArrowException) as exc:
+            reason = str(exc).strip().split("\n")[0][:160] or type(exc).__name__
+            raise BadInput(f"shard {path!r} cannot be read ({reason}): accepted: an intact "
+                           "shard; delete the file and run the study again, which plays "
+                           "that shard anew") from None
 
     def units(self, arm: str, first: int, count: int) -> tuple:
         """({metric: Values}, raw tables) of one arm's shard."""

@@ -105,6 +105,17 @@ def rules_record_nb(rules):
 
 
 @kernel
+def keep_alive_nb(array):
+    """Nothing but a use of ``array``, placed after the code that reads a record of it.
+
+    numba frees an array after its last use, and a record ``r = record[0]`` points into the
+    array without holding it: without a later use the rules would be read from freed memory,
+    which any allocation meanwhile (a user policy's ``np.zeros``, a Python policy compiling
+    a numba helper) overwrites."""
+    return array.shape[0]
+
+
+@kernel
 def card_value_nb(rules, kind):
     """R4: the card value of one card of ``kind`` (black three from the knob)."""
     if kind == JOKER:

@@ -90,7 +90,14 @@ from ..game.slots import (
     WS_SEARCH,
     WS_UNSEEN,
 )
-from ..game.state import DealState, canastas_nb, hand_size_nb, rules_record_nb, side_of_nb
+from ..game.state import (
+    DealState,
+    canastas_nb,
+    hand_size_nb,
+    keep_alive_nb,
+    rules_record_nb,
+    side_of_nb,
+)
 from ..jit import entry, kernel, level, one_step
 from ..players.club import (
     P_MIN_PILE_TAKE,
@@ -736,4 +743,5 @@ def determinize_entry_nb(rules, S, W, seat, decision, d, r):
     ok = determinize_nb(record[0], S, W, seat, key, d)
     if ok and r > 0:
         reshuffle_stock_nb(S, W, key, d, r)
+    keep_alive_nb(record)
     return ok

@@ -23,7 +23,7 @@ from ..game.slots import (
     ST_TRACE_POS,
     ST_TURN_OUT_CHOICE,
 )
-from ..game.state import new_state, rules_record_nb
+from ..game.state import keep_alive_nb, new_state, rules_record_nb
 from ..jit import entry, level
 from ..players.switch import Table
 from ..players.user import user_failed_nb
@@ -47,19 +47,26 @@ def run_task_nb(task, rules, seed, first, dealer, pol, params, scores_before, S,
     plan = np.zeros((MAX_PLANS, MELD_KINDS, 3), np.int64)
     cum = np.zeros(MAX_SIDES, np.int64)
     record = rules_record_nb(rules)                 # helpers get the knobs as one pointer
-    r = record[0]
+    r = record[0]                                   # (kept alive to the end: keep_alive_nb)
     table = Table(pol, params, opts, plan)
+    second = 0
     if task == TASK_DEALS:
-        return deals_task_nb(r, S, buf, seed, first, table, scores_before, rows, flag), 0
-    if task == TASK_TRACE:
-        return trace_task_nb(r, S, buf, seed, first, dealer, table, scores_before, rows[0], flag), 0
-    if task == TASK_GAMES:
-        return games_task_nb(r, S, buf, seed, first, table, games_out, rows, extras, flag, cum)
-    if task == TASK_UNTIL:
-        return until_task_nb(r, S, buf, seed, first, table, scores_before, turns), 0
-    if task == TASK_TURN:
-        return turn_task_nb(r, S, buf, seat, table), 0
-    return out_choice_task_nb(r, S, buf, seat, table, turns, cands), 0
+        first_int = deals_task_nb(r, S, buf, seed, first, table, scores_before, rows, flag)
+    elif task == TASK_TRACE:
+        first_int = trace_task_nb(r, S, buf, seed, first, dealer, table, scores_before,
+                                  rows[0], flag)
+    elif task == TASK_GAMES:
+        first_int, second = games_task_nb(r, S, buf, seed, first, table, games_out, rows,
+                                          extras, flag, cum)
+    elif task == TASK_UNTIL:
+        first_int = until_task_nb(r, S, buf, seed, first, table, scores_before, turns)
+    elif task == TASK_TURN:
+        first_int = turn_task_nb(r, S, buf, seat, table)
+    else:
+        first_int = out_choice_task_nb(r, S, buf, seat, table, turns, cands)
+    keep_alive_nb(record)
+    return first_int, second
+
 
 
 @level

@@ -88,7 +88,14 @@ ERR_VALUE = ERR + 3       # the index returned (out-of-range errors)
 ERR_OPTIONS = ERR + 4     # n, the number of options listed
 ERR_DEAL = ERR + 5        # the deal number (set by the entry kernel), -1 until then
 ERR_LEN = 6
-POLICY_TABLE = ERR + ERR_LEN
+# [CALLS, CALLS + 4): the decisions asked of user seats in this call and those answered, and
+# the seat and decision of the latest, so a watcher on another thread can tell a decision
+# that never ends (canasta-sim check-policy's time limit) from a slow run.
+CALLS = ERR + ERR_LEN
+ANSWERS = CALLS + 1
+CALL_SEAT = CALLS + 2
+CALL_DECISION = CALLS + 3
+POLICY_TABLE = CALLS + 4
 ERR_OUT_OF_RANGE = 1
 ERR_RAISED = 2
 RAISED = -0x4B1D_4B1D_4B1D_4B1D   # what a wrapper returns when the user function raised
@@ -250,8 +257,12 @@ def user_decide_nb(rules, hands, melds, pile, st, seatv, sidev, rng, ws, seat, p
     copies = ws[WS_USER_OPTS:WS_USER_OPTS + (5 * MAX_OPTS) // ws.shape[1]]
     copy_options_nb(opts, n, copies)
     bits = np.int64(next_u64_nb(rng, STREAM_POLICY + seat))
+    pol[CALL_SEAT] = seat
+    pol[CALL_DECISION] = decision
+    pol[CALLS] += 1
     i = call_user_nb(pol[ADDRESS + seat], decision, ws[WS_USER_OPTS], n, view, params,
                      rules, bits)
+    pol[ANSWERS] += 1
     if i == RAISED:
         record_error_nb(pol, ERR_RAISED, seat, decision, 0, n)
         return 0
