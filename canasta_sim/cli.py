@@ -994,6 +994,17 @@ def _add_study_commands():
 _add_study_commands()
 
 
+def _add_analysis_commands():
+    """Register ``analyze`` and ``equity-table`` (canasta_sim/analysis/cli.py)."""
+    from canasta_sim.analysis.cli import analyze, equity_table
+
+    cli.add_command(analyze)
+    cli.add_command(equity_table)
+
+
+_add_analysis_commands()
+
+
 def main(argv=None):
     """Console-script entry point: ``canasta-sim ...``.
 
