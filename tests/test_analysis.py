@@ -213,3 +213,37 @@ def test_read_trace_refuses_a_file_that_is_not_a_trace(tmp_path):
     bad.write_text('{"ev":"draw"}\n')
     with pytest.raises(BadInput, match="before any start line"):
         read_trace(bad)
+
+
+def test_the_equity_table_is_a_chance_that_grows_with_the_score(tmp_path):
+    from canasta_sim.analysis.equity import build_table, load_table, write_table
+
+    table = build_table("classic", "expert", games=40, step=500, seed=1, threads=2)
+    win = np.array(table["win"])
+    assert np.allclose(win + win.T, 1.0, atol=1e-6)             # the two views agree
+    assert np.all(np.diff(win, axis=0) >= -1e-9)                # more points, more chance
+    assert np.all(np.array(table["ci_low"]) <= win + 1e-9)
+    assert np.all(win <= np.array(table["ci_high"]) + 1e-9)
+    paths = write_table(table, tmp_path / "eq.json")
+    loaded = load_table(paths[0])
+    i = table["scores"].index(0)
+    assert loaded.win_array(0, 0) == pytest.approx(0.5)
+    assert loaded.win_array(5200, 4000) == 1.0 and loaded.win_array(4000, 5200) == 0.0
+    assert loaded.win_array(1000, 0) == pytest.approx(win[table["scores"].index(1000), i])
+
+
+def test_analyze_with_an_equity_table_values_in_win_chance(tmp_path):
+    from canasta_sim.analysis.equity import build_table, write_table
+
+    eq = write_table(build_table("classic", "expert", games=20, step=500, seed=2), tmp_path
+                     / "eq.json")[0]
+    trace = tmp_path / "deal.jsonl"
+    trace.write_text("\n".join(json.dumps(e) for e in _deals()[0]) + "\n")
+    out = tmp_path / "an"
+    result = _cli(["analyze", str(trace), "--seats", "1", "--rollouts", "40", "--equity",
+                   str(eq), "--no-luck", "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    values = [o["value"] for x in (out / "analysis.jsonl").read_text().splitlines()
+              for o in json.loads(x)["options"] if o["value"] is not None]
+    assert values and all(0.0 <= v <= 1.0 for v in values)
+    assert json.loads((out / "summary.json").read_text())["unit"] == "win"

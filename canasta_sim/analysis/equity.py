@@ -32,7 +32,7 @@ def minimum_level(table, score) -> int:
     """R27: the row of the initial-meld table a cumulative score falls in."""
     level = 0
     for i, (lo, _) in enumerate(table):
-        if score >= lo:
+        if lo is None or score >= lo:                     # None: minus infinity
             level = i
     return level
 
@@ -119,17 +119,19 @@ class EquityTable:
 
 
 def solve(grid, target, levels, dists, iterations=500, tol=1e-7):
-    """Value iteration of the win chance on ``grid`` (module docstring)."""
+    """Value iteration of the win chance on ``grid`` (module docstring), a block of grid
+    points per pair of minimum levels at a time."""
     n = len(grid)
     table = EquityTable(grid, np.full((n, n), 0.5), target)
-    lv = [levels(g) for g in grid]
+    lv = np.array([levels(g) for g in grid])
+    blocks = [(np.flatnonzero(lv == a), np.flatnonzero(lv == b), dists[a, b])
+              for a in np.unique(lv) for b in np.unique(lv)]
     for _ in range(iterations):
         new = np.empty((n, n))
-        for i in range(n):
-            for j in range(n):
-                keys, w = dists[lv[i], lv[j]]
-                new[i, j] = float(np.dot(w, table.win_array(grid[i] + keys[:, 0],
-                                                             grid[j] + keys[:, 1])))
+        for rows, cols, (keys, w) in blocks:
+            a = grid[rows][:, None, None] + keys[None, None, :, 0]
+            b = grid[cols][None, :, None] + keys[None, None, :, 1]
+            new[np.ix_(rows, cols)] = table.win_array(a, b) @ w
         new = 0.5 * (new + 1 - new.T)                  # the two views of one pair agree
         change = float(np.max(np.abs(new - table.win)))
         table.win = new
