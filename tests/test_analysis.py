@@ -2,16 +2,17 @@
 docs/analysis.md): the replay of a trace with the engine's moves, the options valued by
 rollouts and their intervals, the marks, the luck and the ``analyze`` command."""
 import json
+import re
 
 import numpy as np
 import pytest
+from canasta_sim.kernels.play import analysis as k
 from click.testing import CliRunner
 
 from canasta_sim.analysis import deal as D
 from canasta_sim.analysis import rollout as R
 from canasta_sim.analysis.position import DealScript, read_trace
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels.play import analysis as k
 from canasta_sim.trace import trace_events
 
 RULE_SETS = ("classic", "two-player", "three-player", "six-player", "seed-a", "seed-b",
@@ -37,6 +38,7 @@ def test_the_engine_replays_its_own_traces_line_for_line(rules, policies):
 def test_a_replayed_state_is_the_engines_own_at_a_turn_and_at_a_discard():
     from canasta_sim.kernels.game.state import new_state
     from canasta_sim.kernels.play import midgame, tasks
+
     from canasta_sim.runner import policy_table, prepare
 
     script = DealScript(_deals(seed=7)[0])
@@ -189,6 +191,7 @@ def test_analyze_writes_a_line_per_decision_with_its_options(tmp_path):
             assert {"value", "ci_low", "ci_high", "loss", "played"} <= set(o)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["luck"][0][0]["seat"] == 0
+    assert (out / "index.html").exists()
 
 
 @pytest.mark.parametrize("args, words", [
@@ -247,3 +250,64 @@ def test_analyze_with_an_equity_table_values_in_win_chance(tmp_path):
               for o in json.loads(x)["options"] if o["value"] is not None]
     assert values and all(0.0 <= v <= 1.0 for v in values)
     assert json.loads((out / "summary.json").read_text())["unit"] == "win"
+
+
+def _chromium():
+    import shutil
+
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def _dump_dom(page, fragment):
+    """The page's DOM after its script ran, in headless Chromium."""
+    import subprocess
+
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("the viewer's browser test is skipped: no Chromium on PATH "
+                    "(chromium, chromium-browser or google-chrome)")
+    done = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                           "--virtual-time-budget=3000", "--dump-dom",
+                           page.resolve().as_uri() + fragment],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    return done.stdout
+
+
+def test_the_viewer_steps_to_the_next_marked_decision_in_a_browser(tmp_path):
+    from canasta_sim.analysis.viewer import page_data, write_page
+
+    events = _deals()[0]
+    discard = next(i for i, ev in enumerate(events) if ev["ev"] == "discard" and i > 6)
+    line = {"event": discard, "seat": events[discard]["seat"], "decision": "discard",
+            "played": events[discard]["card"], "forced": False, "mark": "bad", "loss": 60.0,
+            "options": [{"option": events[discard]["card"], "value": -60.0, "ci_low": -90.0,
+                         "ci_high": -30.0, "loss": 60.0, "loss_low": 20.0, "loss_high": 100.0,
+                         "played": True, "best": False, "rollouts": 100},
+                        {"option": "JK", "value": 0.0, "ci_low": -30.0, "ci_high": 30.0,
+                         "loss": 0.0, "loss_low": 0.0, "loss_high": 0.0, "played": False,
+                         "best": True, "rollouts": 100}]}
+    data = page_data([events], [{"lines": [line], "luck": []}])
+    data["unit"] = "points"
+    page = write_page(tmp_path / "index.html", data, "test")
+    dom = _dump_dom(page, "#mark=next&view=0")
+    assert f'data-event="{discard - 1}"' in dom          # the position of the decision
+    assert "decision here" in dom and "m-bad" in dom
+    hidden = re.compile(r'card back">\d+ cards')
+    assert hidden.search(dom)                            # seat 0's view: other hands hidden
+    everything = _dump_dom(page, "#view=all")
+    assert 'data-event="0"' in everything and not hidden.search(everything)
+
+
+def test_replay_html_writes_the_viewer_without_an_analysis(tmp_path):
+    page = tmp_path / "replay.html"
+    result = _cli(["replay", "--seed", "7", "--deals", "0:2", "--policies", "expert",
+                   "--html", str(page)])
+    assert result.exit_code == 0, result.stderr
+    text = page.read_text()
+    assert "<script" in text and "http" not in text.split("<script", 1)[1][:200]
+    data = json.loads(text.split('type="application/json">', 1)[1].split("</script>", 1)[0])
+    assert len(data["deals"]) == 2 and not data["deals"][0]["decisions"]
