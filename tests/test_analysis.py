@@ -311,3 +311,17 @@ def test_replay_html_writes_the_viewer_without_an_analysis(tmp_path):
     assert "<script" in text and "http" not in text.split("<script", 1)[1][:200]
     data = json.loads(text.split('type="application/json">', 1)[1].split("</script>", 1)[0])
     assert len(data["deals"]) == 2 and not data["deals"][0]["decisions"]
+
+
+def test_a_match_analysed_on_dask_is_the_one_analysed_on_threads(tmp_path):
+    pytest.importorskip("distributed")
+    trace = tmp_path / "deals.jsonl"
+    trace.write_text("".join(json.dumps(e) + "\n" for events in _deals(n=2) for e in events))
+    outs = []
+    for name, extra in (("threads", []), ("dask", ["--executor", "dask", "--workers", "2"])):
+        out = tmp_path / name
+        result = _cli(["analyze", str(trace), "--seats", "2", "--rollouts", "24", *extra,
+                       "--out", str(out)])
+        assert result.exit_code == 0, result.stderr
+        outs.append((out / "analysis.jsonl").read_text())
+    assert outs[0] == outs[1] and outs[0]

@@ -5,7 +5,6 @@ group as one line with exit status 2, before anything is written.
 """
 from __future__ import annotations
 
-import sys
 import time
 
 import click
@@ -62,10 +61,17 @@ def pick_deals(deals, which):
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads (default: every core).")
 @click.option("--no-luck", is_flag=True, help="Skip the luck of the deal and of the draws.")
+@click.option("--executor", "-e", default="threads", show_default=True,
+              help="'threads' (this process) or 'dask' (one task per deal on a Dask "
+                   "cluster, for whole matches); never changes the results.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="Address of a running Dask scheduler (with --executor dask).")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes of the LocalCluster --executor dask starts.")
 @click.option("--out", "out", required=True, metavar="DIR",
               help="Folder for analysis.jsonl, summary.json and index.html.")
 def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks, seed,
-            threads, no_luck, out):
+            threads, no_luck, executor, scheduler, workers, out):
     """Value every option of every decision of a traced deal by rollouts.
 
     For each decision of the chosen seats (the take or the draw, the going-out choice,
@@ -80,6 +86,8 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
       canasta-sim analyze deal.jsonl --seats 0 --out analysis/
       canasta-sim analyze deal.jsonl --event 12 --rollouts 4000 --out one/
     """
+    from canasta_sim.study.execute import check_executor
+
     from . import deal as D
     from .equity import load_table
     from .position import DealScript, read_trace
@@ -87,6 +95,7 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
     from .viewer import write_viewer
 
     started = time.perf_counter()
+    check_executor(executor, scheduler, workers)
     deals = pick_deals(read_trace(trace_path), deal)
     if event is not None and len(deals) != 1:
         raise BadInput(f"--event {event} needs --deal (the trace holds {len(deals)} deals)")
@@ -100,9 +109,7 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
         raise BadInput(f"--equity with {first.rules.num_sides} sides: accepted: two sides")
     settings = D.Settings(rollout_setup(first.rules, policy, rollouts, seed, threads), scale,
                           D.parse_marks(marks, scale.unit), not no_luck)
-    done = []
-    for i, script in scripts:
-        done.append(D.analyse_deal(script, settings, chosen, event, i))
+    done = D.analyse_deals(scripts, settings, chosen, event, executor, scheduler, workers)
     meta = {"trace": str(trace_path), "deals": [i for i, _ in scripts], "seats": chosen,
             "rules": first.rules.canonical()}
     path = D.write_analysis(out, done, settings, meta)
@@ -142,6 +149,3 @@ def equity_table(rules, policies, games, step, seed, threads, out):
                f"{table['deals']} deals -> {' and '.join(map(str, paths))} in "
                f"{time.perf_counter() - started:.1f} s", err=True)
 
-
-def _warn(text):
-    print(text, file=sys.stderr)

@@ -268,6 +268,29 @@ def analyse_deal(script: DealScript, settings: Settings, seats, event=None, deal
     return {"lines": lines, "errors": error_rates(lines), "luck": luck}
 
 
+def analyse_task(events, settings: Settings, seats, event, deal_no) -> dict:
+    """One deal's analysis as a pure function of its arguments (a task on a Dask worker)."""
+    return analyse_deal(DealScript(events), settings, seats, event, deal_no)
+
+
+def analyse_deals(scripts, settings: Settings, seats, event=None, executor="threads",
+                  scheduler=None, workers=None) -> list:
+    """:func:`analyse_deal` of every ``(deal number, script)``: here, the rollouts on the
+    threads of ``settings``, or one task per deal on a Dask cluster (``executor="dask"``:
+    the cluster at ``scheduler``, or a LocalCluster of ``workers`` processes), the
+    rollouts of each on one thread.  The results are the same either way (the rollouts
+    depend only on the seed, the deal and the decision)."""
+    if executor == "threads":
+        return [analyse_deal(s, settings, seats, event, i) for i, s in scripts]
+    from canasta_sim.study.execute import _executor_context
+
+    one = settings._replace(rollouts=settings.rollouts._replace(threads=1))
+    with _executor_context("dask", None, scheduler, workers) as client:
+        futures = [client.submit(analyse_task, s.events, one, seats, event, i, pure=False)
+                   for i, s in scripts]
+        return client.gather(futures)
+
+
 def write_analysis(folder, deals_done, settings: Settings, meta: dict) -> Path:
     """Write ``analysis.jsonl`` (one line per decision) and ``summary.json`` (error rates,
     luck, settings) into ``folder``; returns the analysis' path."""
