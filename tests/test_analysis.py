@@ -325,3 +325,49 @@ def test_a_match_analysed_on_dask_is_the_one_analysed_on_threads(tmp_path):
         assert result.exit_code == 0, result.stderr
         outs.append((out / "analysis.jsonl").read_text())
     assert outs[0] == outs[1] and outs[0]
+
+
+def test_a_position_file_gives_the_values_the_trace_gives(tmp_path):
+    from canasta_sim.analysis.posfile import PositionScript, position_of
+
+    settings = _settings(n=64)
+    for events in _deals(seed=5, n=3):
+        script = DealScript(events)
+        picked = [d for d in script.decisions if d.kind == "discard"][2:5] + \
+            [d for d in script.decisions if d.kind == "take"][3:5]
+        for d in picked:
+            data = json.loads(json.dumps(position_of(script, d)))
+            pos = PositionScript(data)
+            a = D.analyse_decision(script, d, settings, 0)
+            same = pos.decisions[0]._replace(event=d.event, turn=d.turn)   # the same key
+            assert D.analyse_decision(pos, same, settings, 0) == a
+
+
+def test_analyze_reads_a_position_file_and_refuses_a_bad_one(tmp_path):
+    from canasta_sim.analysis.posfile import position_of
+
+    script = DealScript(_deals()[0])
+    d = [d for d in script.decisions if d.kind == "discard"][3]
+    data = position_of(script, d)
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(data))
+    result = _cli(["analyze", str(path), "--rollouts", "32", "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.stderr
+    line = json.loads((tmp_path / "a" / "analysis.jsonl").read_text())
+    assert line["decision"] == "discard" and line["played"] == d.played
+    data["stock"] += 1
+    path.write_text(json.dumps(data))
+    result = _cli(["analyze", str(path), "--out", str(tmp_path / "b")])
+    assert result.exit_code == 2 and "position: stock" in result.stderr
+
+
+def test_each_viewer_step_shows_the_table_as_it_was_then():
+    from canasta_sim.analysis.viewer import snapshots
+
+    events = _deals()[0]
+    steps = snapshots(events)
+    first = next(i for i, ev in enumerate(events) if ev["ev"] == "meld")
+    side = events[first]["seat"] % 2
+    meld = [m for m in steps[first]["melds"][side] if m["rank"] == events[first]["rank"]][0]
+    assert meld["cards"] == events[first]["cards"]               # not the meld at the end
+    assert len(steps) == len(events) and steps[-1]["score"] == events[-1]["sides"]

@@ -37,7 +37,7 @@ def pick_deals(deals, which):
 
 
 @click.command("analyze")
-@click.argument("trace_path", metavar="TRACE.jsonl")
+@click.argument("trace_path", metavar="TRACE.jsonl|POSITION.json")
 @click.option("--deal", "deal", type=int, default=None,
               help="The deal to analyse: its place in the trace, from 0 (default: every deal).")
 @click.option("--event", type=int, default=None,
@@ -74,6 +74,9 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
             threads, no_luck, executor, scheduler, workers, out):
     """Value every option of every decision of a traced deal by rollouts.
 
+    The position may also come from a position file (JSON: what the deciding seat sees
+    plus the public record, docs/analysis.md); then its one decision is analysed.
+
     For each decision of the chosen seats (the take or the draw, the going-out choice,
     the partner's answer, the discard) every option is played on from the same deals of
     the cards hidden from the seat, by --policy at every seat; the option played gets its
@@ -96,6 +99,9 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
 
     started = time.perf_counter()
     check_executor(executor, scheduler, workers)
+    if is_position(trace_path):
+        return analyze_position(trace_path, rollouts, policy, equity_path, marks, seed,
+                                threads, out, started)
     deals = pick_deals(read_trace(trace_path), deal)
     if event is not None and len(deals) != 1:
         raise BadInput(f"--event {event} needs --deal (the trace holds {len(deals)} deals)")
@@ -118,6 +124,39 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
     marked = sum(1 for d in done for ln in d["lines"] if ln["mark"])
     click.echo(f"{lines} decisions analysed ({marked} marked) -> {path} in "
                f"{time.perf_counter() - started:.1f} s", err=True)
+
+
+def is_position(path) -> bool:
+    """Whether the file is a position file (one JSON object with a hand), not a trace."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            head = f.read(1 << 16).lstrip()
+    except OSError:
+        return False
+    return head.startswith("{") and '"hand"' in head and '"ev"' not in head
+
+
+def analyze_position(path, rollouts, policy, equity_path, marks, seed, threads, out,
+                     started):
+    """``analyze POSITION.json``: the file's one decision valued into DIR/analysis.jsonl."""
+    from . import deal as D
+    from .equity import load_table
+    from .posfile import read_position
+    from .rollout import Scale, rollout_setup
+
+    script = read_position(path)
+    scale = Scale("points") if equity_path is None else Scale("win", load_table(equity_path))
+    settings = D.Settings(rollout_setup(script.rules, policy, rollouts, seed, threads), scale,
+                          D.parse_marks(marks, scale.unit), False)
+    line = D.analyse_decision(script, script.decisions[0], settings, 0)
+    if line is None:
+        raise BadInput(f"{path}: the seat cannot go out in this position: accepted: a "
+                       "going-out decision where a going-out plan exists")
+    done = [{"lines": [line], "errors": D.error_rates([line]), "luck": []}]
+    result = D.write_analysis(out, done, settings, {"position": str(path),
+                                                    "rules": script.rules.canonical()})
+    click.echo(f"1 decision analysed -> {result} in {time.perf_counter() - started:.1f} s",
+               err=True)
 
 
 @click.command("equity-table")

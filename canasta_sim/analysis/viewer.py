@@ -41,7 +41,7 @@ def _start_text(start) -> str:
 def _snapshot(view, text, ev) -> dict:
     melds = []
     for k in range(len(view.sides)):
-        melds.append([{"rank": r, "cards": c, "canasta": canasta_kind(c)}
+        melds.append([{"rank": r, "cards": list(c), "canasta": canasta_kind(c)}
                       for r, c in sorted(view.melds[k].items(), key=lambda kv: -_ORDER[kv[0]])])
     return {"text": text, "ev": ev.get("ev"), "seat": ev.get("seat"),
             "hands": [_cards(+h) for h in view.hands], "pile": list(view.pile),
