@@ -371,3 +371,27 @@ def test_each_viewer_step_shows_the_table_as_it_was_then():
     meld = [m for m in steps[first]["melds"][side] if m["rank"] == events[first]["rank"]][0]
     assert meld["cards"] == events[first]["cards"]               # not the meld at the end
     assert len(steps) == len(events) and steps[-1]["score"] == events[-1]["sides"]
+
+
+def test_truncated_rollouts_stop_early_and_change_nothing_when_off():
+    script = DealScript(_deals()[0])
+    d = next(d for d in script.decisions if d.kind == "discard" and d.turn > 2)
+    S, _ = script.state(d.at)
+    cands = [int(c) for c in np.flatnonzero(S.hands[d.seat])[:2]]
+    raw = {}
+    for t in (0, 2, 10 ** 6):
+        ro = R.rollout_setup("classic", "expert", 40, 1, 1, truncate=t)
+        raw[t] = R.play_rollouts(script, S, d.seat, d.seat, k.A_DISCARD, cands, 7, 0, 40, ro)
+    assert np.array_equal(raw[0], raw[10 ** 6])        # a deal ends long before 10**6 turns
+    assert not np.array_equal(raw[0], raw[2])
+    take = next(d for d in script.decisions if d.kind == "take" and d.turn > 2)
+    S, _ = script.state(take.at)
+    draws = {}
+    for t in (0, 3000):                  # 3000 < MAX_TURNS: the turn finished phase by phase
+        ro = R.rollout_setup("classic", "expert", 40, 1, 1, truncate=t)
+        draws[t] = R.play_rollouts(script, S, take.seat, take.seat, k.A_TAKE, [k.DRAW], 7, 0,
+                                   40, ro)
+    assert np.array_equal(draws[0], draws[3000])
+    assert raw[2][:, :, k.VALID].all()
+    with pytest.raises(BadInput, match="truncate -1"):
+        R.rollout_setup("classic", "expert", 40, 1, 1, truncate=-1)

@@ -50,6 +50,9 @@ def pick_deals(deals, which):
 @click.option("--policy", default="expert", show_default=True,
               help="The policy every seat plays in the rollouts (careful, rush, builder, "
                    "expert, with parameters).")
+@click.option("--truncate", type=int, default=0, show_default=True,
+              help="Stop each rollout this many turns after the decision's turn and score "
+                   "the deal as it stands (0: play every deal to its end).")
 @click.option("--equity", "equity_path", default=None, metavar="FILE",
               help="An equity table (canasta-sim equity-table): values become chances of "
                    "winning the game; without it, deal points.")
@@ -70,8 +73,8 @@ def pick_deals(deals, which):
               help="Worker processes of the LocalCluster --executor dask starts.")
 @click.option("--out", "out", required=True, metavar="DIR",
               help="Folder for analysis.jsonl, summary.json and index.html.")
-def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks, seed,
-            threads, no_luck, executor, scheduler, workers, out):
+def analyze(trace_path, deal, event, seats, rollouts, policy, truncate, equity_path, marks,
+            seed, threads, no_luck, executor, scheduler, workers, out):
     """Value every option of every decision of a traced deal by rollouts.
 
     The position may also come from a position file (JSON: what the deciding seat sees
@@ -101,7 +104,7 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
     check_executor(executor, scheduler, workers)
     if is_position(trace_path):
         return analyze_position(trace_path, rollouts, policy, equity_path, marks, seed,
-                                threads, out, started)
+                                threads, out, started, truncate)
     deals = pick_deals(read_trace(trace_path), deal)
     if event is not None and len(deals) != 1:
         raise BadInput(f"--event {event} needs --deal (the trace holds {len(deals)} deals)")
@@ -113,8 +116,9 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, equity_path, marks
     scale = Scale("points") if equity_path is None else Scale("win", load_table(equity_path))
     if scale.unit == "win" and first.rules.num_sides != 2:
         raise BadInput(f"--equity with {first.rules.num_sides} sides: accepted: two sides")
-    settings = D.Settings(rollout_setup(first.rules, policy, rollouts, seed, threads), scale,
-                          D.parse_marks(marks, scale.unit), not no_luck)
+    settings = D.Settings(rollout_setup(first.rules, policy, rollouts, seed, threads,
+                                        truncate), scale, D.parse_marks(marks, scale.unit),
+                          not no_luck)
     done = D.analyse_deals(scripts, settings, chosen, event, executor, scheduler, workers)
     meta = {"trace": str(trace_path), "deals": [i for i, _ in scripts], "seats": chosen,
             "rules": first.rules.canonical()}
@@ -137,7 +141,7 @@ def is_position(path) -> bool:
 
 
 def analyze_position(path, rollouts, policy, equity_path, marks, seed, threads, out,
-                     started):
+                     started, truncate=0):
     """``analyze POSITION.json``: the file's one decision valued into DIR/analysis.jsonl."""
     from . import deal as D
     from .equity import load_table
@@ -146,8 +150,9 @@ def analyze_position(path, rollouts, policy, equity_path, marks, seed, threads, 
 
     script = read_position(path)
     scale = Scale("points") if equity_path is None else Scale("win", load_table(equity_path))
-    settings = D.Settings(rollout_setup(script.rules, policy, rollouts, seed, threads), scale,
-                          D.parse_marks(marks, scale.unit), False)
+    settings = D.Settings(rollout_setup(script.rules, policy, rollouts, seed, threads,
+                                        truncate), scale, D.parse_marks(marks, scale.unit),
+                          False)
     line = D.analyse_decision(script, script.decisions[0], settings, 0)
     if line is None:
         raise BadInput(f"{path}: the seat cannot go out in this position: accepted: a "

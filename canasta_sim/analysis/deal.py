@@ -305,6 +305,7 @@ def write_analysis(folder, deals_done, settings: Settings, meta: dict) -> Path:
     tmp.replace(path)
     summary = {**meta, "unit": settings.scale.unit, "marks": dict(zip(MARKS, settings.marks)),
                "rollouts": settings.rollouts.n, "policy": settings.rollouts.policy,
+               "truncate": settings.rollouts.truncate,
                "seed": settings.rollouts.seed,
                "errors": [d["errors"] for d in deals_done],
                "luck": [d["luck"] for d in deals_done]}

@@ -246,7 +246,7 @@ _DUMMY = {}
 
 def call(task, rules_nb, S, buf, moves, stop, deck, size, dealer, scores_before, *,
          pol=None, params=None, view=0, seat=0, decision=0, cands=None, key=0, first=0,
-         values=None, row=None):
+         values=None, row=None, turns=None):
     """Call the analysis' entry kernel with dummies for what ``task`` does not use."""
     from canasta_sim.kernels.game.layout import MAX_SEATS, NPARAMS
 
@@ -265,7 +265,8 @@ def call(task, rules_nb, S, buf, moves, stop, deck, size, dealer, scores_before,
         d["pol"] if pol is None else pol, d["params"] if params is None else params,
         view, seat, decision, d["cands"] if cands is None else cands, np.uint64(key), first,
         d["values"] if values is None else values,
-        np.zeros(NCOLS, np.int64) if row is None else row)
+        np.zeros(NCOLS, np.int64) if row is None else row,
+        k.MAX_TURNS if turns is None else turns)
 
 
 def hand_kinds(S, seat) -> list:

@@ -49,18 +49,21 @@ def decision_key(seed: int, *parts: int) -> int:
 
 class Rollouts(NamedTuple):
     """How rollouts are played: the policy at every seat (its table and parameters), the
-    rollouts per decision, the seed, the threads."""
+    rollouts per decision, the seed, the threads, and the truncation (turns played after
+    the decision's turn, 0 for none)."""
     policy: str
     pol: np.ndarray
     params: np.ndarray
     n: int
     seed: int
     threads: int
+    truncate: int = 0
 
 
-def rollout_setup(rules, policy="expert", n=1000, seed=0, threads=None) -> Rollouts:
+def rollout_setup(rules, policy="expert", n=1000, seed=0, threads=None, truncate=0) -> Rollouts:
     """Check the rollout settings and build the policy table: ``policy`` (a club player,
-    whose take and going-out choices can be set) at every seat."""
+    whose take and going-out choices can be set) at every seat; ``truncate`` > 0 stops each
+    rollout that many turns after the decision's turn."""
     from canasta_sim.runner import available_cores, policy_table, prepare
 
     if not isinstance(n, int) or isinstance(n, bool) or n < 2:
@@ -73,7 +76,10 @@ def rollout_setup(rules, policy="expert", n=1000, seed=0, threads=None) -> Rollo
     threads = available_cores() if threads is None else int(threads)
     if threads < 1:
         raise BadInput(f"threads {threads}: accepted: 1 or more")
-    return Rollouts(policy, policy_table(plan), plan.params.copy(), n, int(seed), threads)
+    if not isinstance(truncate, int) or isinstance(truncate, bool) or truncate < 0:
+        raise BadInput(f"truncate {truncate!r}: accepted: 0 (none) or a number of turns")
+    return Rollouts(policy, policy_table(plan), plan.params.copy(), n, int(seed), threads,
+                    truncate)
 
 
 def play_rollouts(script, S, view, seat, decision, cands, key, first, count, ro: Rollouts):
@@ -92,7 +98,8 @@ def play_rollouts(script, S, view, seat, decision, cands, key, first, count, ro:
         done, _ = call(1, script.rules_nb, copy_state(S), np.zeros(1, np.int32), None, 0,
                        None, 0, 0, None, pol=ro.pol.copy(), params=ro.params.copy(),
                        view=view, seat=seat, decision=decision, cands=cands, key=key,
-                       first=first + lo, values=out[lo:hi])
+                       first=first + lo, values=out[lo:hi],
+                       turns=ro.truncate if ro.truncate > 0 else None)
         return done == hi - lo
 
     if parts == 1:

@@ -104,7 +104,7 @@ from .search import (
     reshuffle_stock_nb,
     scratch_state_nb,
 )
-from .turn import FROM_MELD, MAX_TURNS, play_turns_nb
+from .turn import FROM_MELD, MAX_TURNS, MELD_ONLY, discard_phase_nb, play_turns_nb
 
 # the moves of a script: rows (op, seat, a, b, c, d)
 OP_BEGIN = 0       # the seat's turn begins: its first-turn step (R9) and the turn record (R11)
@@ -128,6 +128,7 @@ DRAW = 0
 TAKE = 1
 TAKE_ALWAYS = 0.0  # the club players' min_pile_take that makes them take any legal take
 VALID = MAX_SIDES  # values[d, c, VALID]: 1 if the rollout played the candidate
+NOT_ENDED = -1     # ST_END_REASON while a rollout's deal goes on (a deal's end sets it)
 
 
 # ---- the replay -----------------------------------------------------------------------------
@@ -262,13 +263,26 @@ def script_nb(rules, S, buf, moves, stop):
 # ---- the rollouts ---------------------------------------------------------------------------
 
 @level
-def play_out_nb(rules, W, buf, seat, table):
-    """Play the deal in ``W`` to its end from ``seat``'s turn."""
-    play_turns_nb(rules, W, buf, seat, table, np.int64(MAX_TURNS))
+def play_out_nb(rules, W, buf, seat, table, turns):
+    """Play the deal in ``W`` from ``seat``'s turn: to its end, or ``turns`` turns."""
+    play_turns_nb(rules, W, buf, seat, table, np.int64(turns))
 
 
 @level
-def play_draw_nb(rules, W, buf, seat, table):
+def finish_turn_nb(rules, W, buf, seat, table, turns):
+    """Play ``seat``'s turn on from its meld phase, then the deal: to its end
+    (``turns`` = MAX_TURNS, the engine's own FROM_MELD), or ``turns`` turns after it."""
+    if turns >= MAX_TURNS:
+        play_turns_nb(rules, W, buf, seat, table, np.int64(FROM_MELD))
+        return
+    if play_turns_nb(rules, W, buf, seat, table, np.int64(MELD_ONLY)) < 0:
+        return
+    if discard_phase_nb(rules, W, buf, seat, table) != DEAL_OVER:      # R17
+        play_out_nb(rules, W, buf, (seat + 1) % W.st[ST_NSEATS], table, turns)
+
+
+@level
+def play_draw_nb(rules, W, buf, seat, table, turns):
     """The draw at the start of ``seat``'s turn (R12), as ``turn.draw_phase_nb`` makes it,
     then the rest of the turn and of the deal."""
     st = W.st
@@ -277,13 +291,13 @@ def play_draw_nb(rules, W, buf, seat, table):
     st[ST_TURN_TAKE] = 0
     st[ST_TURNS] += 1
     draw_from_stock_nb(rules, W, buf, seat)
-    play_turns_nb(rules, W, buf, seat, table, np.int64(FROM_MELD))
+    finish_turn_nb(rules, W, buf, seat, table, turns)
 
 
 @level
-def play_take_nb(rules, W, buf, seat, table):
+def play_take_nb(rules, W, buf, seat, table, turns):
     """The take at the start of ``seat``'s turn, as its (club) player takes a pile it will
-    take, then the deal to its end; returns False if it did not take after all."""
+    take, then the deal; returns False if it did not take after all."""
     st = W.st
     keep = table.params[seat, P_MIN_PILE_TAKE]
     table.params[seat, P_MIN_PILE_TAKE] = TAKE_ALWAYS
@@ -291,31 +305,32 @@ def play_take_nb(rules, W, buf, seat, table):
     table.params[seat, P_MIN_PILE_TAKE] = keep
     took = st[ST_TURN_TAKE] == 1
     if after >= 0:
-        play_out_nb(rules, W, buf, after, table)
+        play_out_nb(rules, W, buf, after, table, turns)
     return took
 
 
 @level
-def play_candidate_nb(rules, W, buf, seat, decision, cand, table):
-    """Play candidate ``cand`` of ``seat``'s ``decision`` (``A_*``) in ``W`` and the deal to
-    its end; returns False if the candidate could not be played as such."""
+def play_candidate_nb(rules, W, buf, seat, decision, cand, table, turns):
+    """Play candidate ``cand`` of ``seat``'s ``decision`` (``A_*``) in ``W`` and the deal on
+    (to its end, or ``turns`` turns after the decision's turn); returns False if the
+    candidate could not be played as such."""
     st = W.st
     if decision == A_DISCARD:
         if finish_discard_nb(rules, W, buf, seat, cand) != DEAL_OVER:
-            play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], table)
+            play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], table, turns)
     elif decision == A_TAKE:
         if cand == TAKE:
-            return play_take_nb(rules, W, buf, seat, table)
-        play_draw_nb(rules, W, buf, seat, table)
+            return play_take_nb(rules, W, buf, seat, table, turns)
+        play_draw_nb(rules, W, buf, seat, table, turns)
     elif decision == A_OUT:
         st[ST_TURN_OUT_CHOICE] = cand                   # obeyed by the club players
-        play_turns_nb(rules, W, buf, seat, table, np.int64(FROM_MELD))
+        finish_turn_nb(rules, W, buf, seat, table, turns)
     elif decision == A_ANSWER:
         st[ST_TURN_ASK] = cand                                         # R42: it binds
         st[ST_TURN_OUT_CHOICE] = OUT_NOW if cand == 1 else OUT_HOLD    # no second question
-        play_turns_nb(rules, W, buf, seat, table, np.int64(FROM_MELD))
+        finish_turn_nb(rules, W, buf, seat, table, turns)
     else:
-        play_out_nb(rules, W, buf, seat, table)
+        play_out_nb(rules, W, buf, seat, table, turns + 1)
     return True
 
 
@@ -329,18 +344,23 @@ def record_scores_nb(rules, W, row, out):
 
 @level
 def rollouts_task_nb(rules, S, buf, view, seat, decision, cands, key, first, values, table,
-                     row):
+                     row, turns):
     """Determinizations ``first`` .. ``first + len(values) - 1`` of the state ``S`` as
     ``view`` may know it, each candidate ``cands[c]`` of ``seat``'s ``decision`` played on
     each: ``values[d, c, :MAX_SIDES]`` every side's deal score, ``values[d, c, VALID]`` 1 if
-    the rollout played the candidate.  Returns the determinizations done."""
+    the rollout played the candidate.  With ``turns`` < MAX_TURNS each rollout stops that
+    many turns after the decision's turn and the deal is scored as it stands, as if the
+    stock had run out (no going-out bonus).  Returns the determinizations done."""
     W = scratch_state_nb(S.ws)
     for d in range(values.shape[0]):
         for c in range(cands.shape[0]):
             if not determinize_nb(rules, S, W, view, key, first + d):
                 return d
             reshuffle_stock_nb(S, W, key, first + d, 1)   # the stock in uniform order
-            ok = play_candidate_nb(rules, W, buf, seat, decision, cands[c], table)
+            W.st[ST_END_REASON] = NOT_ENDED
+            ok = play_candidate_nb(rules, W, buf, seat, decision, cands[c], table, turns)
+            if W.st[ST_END_REASON] == NOT_ENDED:
+                W.st[ST_END_REASON] = END_STOCK                        # truncated
             record_scores_nb(rules, W, row, values[d, c])
             values[d, c, VALID] = 1 if ok else 0
     return values.shape[0]
@@ -348,12 +368,13 @@ def rollouts_task_nb(rules, S, buf, view, seat, decision, cands, key, first, val
 
 @entry
 def analysis_task_nb(task, rules, S, buf, moves, stop, deck, size, dealer, scores_before, pol,
-                     params, view, seat, decision, cands, key, first, values, row):
+                     params, view, seat, decision, cands, key, first, values, row, turns):
     """The analysis' one entry kernel.  ``task`` 0: deal ``deck[:size]`` (dealer, scores
     before) into ``S`` and carry out ``moves[:stop]`` (trace into ``buf`` if ``S``'s trace is
     on), and score the deal as it stands into ``row``; returns the rows done and the trace's
     length.  ``task`` 1: the rollouts of
-    :func:`rollouts_task_nb` (``pol``, ``params``: the rollouts' policy table); returns the
+    :func:`rollouts_task_nb` (``pol``, ``params``: the rollouts' policy table; ``turns``: the
+    truncation); returns the
     determinizations done and 0.  ``task`` 2: whether ``seat`` could go out in this turn's
     meld phase (search.out_open_nb) and whether it may ask its partner (R42)."""
     record = rules_record_nb(rules)
@@ -370,4 +391,4 @@ def analysis_task_nb(task, rules, S, buf, moves, stop, deck, size, dealer, score
         return int(out_open_nb(r, S, seat, plan)), int(may_ask_nb(r, S.st))
     S.st[ST_TRACE_ON] = 0
     return rollouts_task_nb(r, S, buf, view, seat, decision, cands, key, first, values,
-                            table, row), 0
+                            table, row, turns), 0
