@@ -395,3 +395,22 @@ def test_truncated_rollouts_stop_early_and_change_nothing_when_off():
     assert raw[2][:, :, k.VALID].all()
     with pytest.raises(BadInput, match="truncate -1"):
         R.rollout_setup("classic", "expert", 40, 1, 1, truncate=-1)
+
+
+def test_going_out_and_the_partners_answer_are_valued():
+    settings = _settings(n=40)
+    kinds = {}
+    for events in _deals(seed=3, n=11):
+        script = DealScript(events)
+        for d in script.decisions:
+            if d.kind in ("answer", "going out") and d.kind not in kinds:
+                line = D.analyse_decision(script, d, settings, 0)
+                if line is not None:
+                    kinds[d.kind] = (d, line, script)
+    d, line, script = kinds["answer"]
+    assert {o["option"] for o in line["options"]} == {"yes", "no"}
+    assert line["seat"] == (line["asker"] + 2) % 4 and line["played"] in ("yes", "no")
+    d, line, script = kinds["going out"]
+    assert {o["option"] for o in line["options"]} <= {"now", "ask", "hold"}
+    assert "hold" in {o["option"] for o in line["options"]} and line["played"] in (
+        "now", "ask", "hold")
