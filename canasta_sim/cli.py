@@ -435,7 +435,10 @@ class _GameSummary:
 @click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
 @click.option("--pretty", is_flag=True,
               help="Readable text instead of JSON Lines.")
-def replay(seed, deal_range, game_range, rules, policies, scores, pretty):
+@click.option("--html", "html_path", default=None, metavar="FILE",
+              help="Write the deals to FILE as a viewer page (one HTML file, no server; "
+                   "docs/analysis.md) instead of printing them.")
+def replay(seed, deal_range, game_range, rules, policies, scores, pretty, html_path):
     """Print deals A..B-1 (or the deals of games A..B-1) move by move as a trace.
 
     JSON Lines by default, one event per line (the format: docs/trace.md); --pretty for
@@ -476,6 +479,11 @@ def replay(seed, deal_range, game_range, rules, policies, scores, pretty):
     else:
         scores_before = tuple(plan.scores_before[:plan.rules.num_sides].tolist())
         events = trace.trace_events(plan.rules, plan.seed, first, end, names, scores_before)
+    if html_path is not None:
+        from canasta_sim.analysis.viewer import write_replay_page
+
+        click.echo(f"viewer -> {write_replay_page(html_path, events)}", err=True)
+        return
     lines = trace.pretty_event_lines(events) if pretty else trace.event_lines(events)
     _write_lines(lines)
 
@@ -1023,6 +1031,17 @@ def _add_study_commands():
 
 
 _add_study_commands()
+
+
+def _add_analysis_commands():
+    """Register ``analyze`` and ``equity-table`` (canasta_sim/analysis/cli.py)."""
+    from canasta_sim.analysis.cli import analyze, equity_table
+
+    cli.add_command(analyze)
+    cli.add_command(equity_table)
+
+
+_add_analysis_commands()
 
 
 def main(argv=None):

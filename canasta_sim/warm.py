@@ -103,16 +103,35 @@ def warm_midgame() -> float:
     return time.perf_counter() - start
 
 
+def warm_analysis() -> float:
+    """Make kernels/play/analysis.py's entry ready (``analyze``): a traced deal replayed and
+    one decision rolled out; returns seconds."""
+    from canasta_sim.analysis.position import DealScript
+    from canasta_sim.analysis.rollout import Scale, rollout_setup, value_options
+    from canasta_sim.kernels.play import analysis as k
+    from canasta_sim.trace import trace_events
+
+    start = time.perf_counter()
+    script = DealScript(next(iter(trace_events("classic", 0, 0, 1, "expert"))))
+    d = next(d for d in script.decisions if d.kind == "discard")
+    S, _ = script.state(d.at)
+    value_options(script, S, d.seat, d.seat, k.A_DISCARD, [int(S.hands[d.seat].argmax())],
+                  ["x"], "x", 1, rollout_setup(script.rules, "expert", 2, 0, 1),
+                  Scale("points"), 0, script.scores_before)
+    return time.perf_counter() - start
+
+
 def warm() -> dict:
     """Make every entry kernel ready; returns a :class:`Ready` per task (the tasks that play
     turns share one entry kernel, kernels/play/tasks.py, which the first of them compiles)."""
-    from canasta_sim.kernels.play import deals, tasks
+    from canasta_sim.kernels.play import analysis, deals, tasks
 
     steps = (("play_deals_nb", warm_play_deals, (tasks.run_task_nb,)),
              ("trace_deal_nb", warm_trace_deal, (tasks.run_task_nb,)),
              ("deal_only_nb", warm_deal_only, (deals.deal_only_nb,)),
              ("play_games_nb", warm_games, (tasks.run_task_nb,)),
-             ("midgame", warm_midgame, (tasks.run_task_nb,)))
+             ("midgame", warm_midgame, (tasks.run_task_nb,)),
+             ("analysis_task_nb", warm_analysis, (analysis.analysis_task_nb,)))
     ready = {}
     for name, step, dispatchers in steps:
         before = _misses(dispatchers)

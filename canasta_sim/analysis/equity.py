@@ -1,0 +1,210 @@
+"""The game equity table: the chance that a side wins the game from each pair of cumulative
+scores (docs/analysis.md), so that deal points become game-win chances.
+
+Games are played to the target with the chosen policies; every deal's two side scores are
+kept with the initial-meld minimums the sides faced (R27: the minimum depends on the
+cumulative score, so a side at 1,500 or 3,000 scores differently).  The table then follows
+from those deal scores by value iteration on a grid of scores: a side at ``a`` against one
+at ``b`` wins with the mean, over the deals played at the same pair of minimums, of its
+chance after the deal (1 or 0 once a side has reached the target, R59; an exact tie at the
+top counts a half; between grid points by bilinear interpolation).  Each deal enters from
+both sides' points of view, so the table is symmetric (``win[i][j] + win[j][i] = 1``) and
+the seat that deals is averaged over.  The 95% intervals come from resampling the games
+(bootstrap).
+"""
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from canasta_sim.errors import BadInput
+
+BOOTSTRAP = 20
+LOW = -1000          # the grid's lowest score; lower scores are read as LOW
+MIN_PAIR_DEALS = 200  # fewer deals at a pair of minimums: the deals of every pair are used
+BIN = 10             # deal scores are grouped to this many points
+
+
+def minimum_level(table, score) -> int:
+    """R27: the row of the initial-meld table a cumulative score falls in."""
+    level = 0
+    for i, (lo, _) in enumerate(table):
+        if lo is None or score >= lo:                     # None: minus infinity
+            level = i
+    return level
+
+
+def play_deal_scores(rules, policies, games, seed, threads):
+    """Every deal of ``games`` games: (game, cumulative scores before, deal scores), as
+    int64 arrays (sides 0 and 1)."""
+    from canasta_sim.kernels.game import layout
+    from canasta_sim.runner import available_cores, play_game_range, prepare
+
+    if not isinstance(games, int) or games < 10:
+        raise BadInput(f"--games {games}: accepted: an integer of at least 10")
+    plan = prepare(seed=seed, rules=rules, policies=policies, games=games)
+    if plan.rules.num_sides != 2:
+        raise BadInput(f"rules {plan.rules.canonical()}: accepted: rule sets with two sides")
+    threads = threads or available_cores()
+    bounds = [games * i // threads for i in range(threads + 1)]
+
+    def run(i):
+        return play_game_range(plan, bounds[i], bounds[i + 1] - bounds[i])
+
+    with ThreadPoolExecutor(threads) as pool:
+        parts = [p for p in pool.map(run, range(threads))]
+    game = np.concatenate([p.extras[:, layout.D_GAME] for p in parts])
+    before = np.concatenate([p.extras[:, layout.D_CUM_BEFORE:layout.D_CUM_BEFORE + 2]
+                             for p in parts])
+    score = np.concatenate([p.deals[:, [layout.SIDE_BASE + layout.SIDE_STRIDE * k
+                                        + layout.S_SCORE for k in (0, 1)]] for p in parts])
+    return plan.rules, game, before, score
+
+
+def _distributions(table, before, score, nlevels):
+    """Per pair of minimum levels (mine, other's): the deal scores (mine, other's) grouped
+    to BIN points, with their weights; both sides' views of every deal."""
+    lv = np.vectorize(lambda s: minimum_level(table, s))(before) if len(before) else before
+    mine = np.concatenate([score, score[:, ::-1]])
+    levels = np.concatenate([lv, lv[:, ::-1]])
+    pooled = _grouped(mine)
+    dists = {}
+    for a in range(nlevels):
+        for b in range(nlevels):
+            pick = (levels[:, 0] == a) & (levels[:, 1] == b)
+            dists[a, b] = _grouped(mine[pick]) if pick.sum() >= MIN_PAIR_DEALS else pooled
+    return dists
+
+
+def _grouped(pairs):
+    """Unique deal-score pairs (to BIN points) and their weights."""
+    if len(pairs) == 0:
+        return np.zeros((1, 2)), np.ones(1)
+    keys, counts = np.unique(np.round(pairs / BIN) * BIN, axis=0, return_counts=True)
+    return keys, counts / counts.sum()
+
+
+class EquityTable:
+    """A solved table: ``scores`` (the grid), ``win[i][j]`` (a side at scores[i] against one
+    at scores[j]) and the game's target; :meth:`win_array` reads it at any scores."""
+
+    def __init__(self, scores, win, target):
+        self.scores = np.asarray(scores, np.float64)
+        self.win = np.asarray(win, np.float64)
+        self.target = float(target)
+
+    def win_array(self, a, b):
+        """The chance that a side at ``a`` beats one at ``b`` (arrays of equal shape):
+        1, 0 or a half once a side has reached the target (R59), else the table,
+        interpolated."""
+        a = np.asarray(a, np.float64)
+        b = np.asarray(b, np.float64)
+        over = np.maximum(a, b) >= self.target
+        done = np.where(a > b, 1.0, np.where(a < b, 0.0, 0.5))
+        return np.where(over, done, self._interpolate(a, b))
+
+    def _interpolate(self, a, b):
+        s = self.scores
+        fa = np.clip((np.clip(a, s[0], s[-1]) - s[0]) / (s[1] - s[0]), 0, len(s) - 1)
+        fb = np.clip((np.clip(b, s[0], s[-1]) - s[0]) / (s[1] - s[0]), 0, len(s) - 1)
+        ia = np.minimum(np.floor(fa).astype(int), len(s) - 2)
+        ib = np.minimum(np.floor(fb).astype(int), len(s) - 2)
+        ta, tb = fa - ia, fb - ib
+        w = self.win
+        return ((1 - ta) * (1 - tb) * w[ia, ib] + ta * (1 - tb) * w[ia + 1, ib]
+                + (1 - ta) * tb * w[ia, ib + 1] + ta * tb * w[ia + 1, ib + 1])
+
+
+def solve(grid, target, levels, dists, iterations=500, tol=1e-7):
+    """Value iteration of the win chance on ``grid`` (module docstring), a block of grid
+    points per pair of minimum levels at a time."""
+    n = len(grid)
+    table = EquityTable(grid, np.full((n, n), 0.5), target)
+    lv = np.array([levels(g) for g in grid])
+    blocks = [(np.flatnonzero(lv == a), np.flatnonzero(lv == b), dists[a, b])
+              for a in np.unique(lv) for b in np.unique(lv)]
+    for _ in range(iterations):
+        new = np.empty((n, n))
+        for rows, cols, (keys, w) in blocks:
+            a = grid[rows][:, None, None] + keys[None, None, :, 0]
+            b = grid[cols][None, :, None] + keys[None, None, :, 1]
+            new[np.ix_(rows, cols)] = table.win_array(a, b) @ w
+        new = 0.5 * (new + 1 - new.T)                  # the two views of one pair agree
+        change = float(np.max(np.abs(new - table.win)))
+        table.win = new
+        if change < tol:
+            break
+    return table
+
+
+def build_table(rules, policies="expert", games=2000, step=250, seed=0, threads=None) -> dict:
+    """Play the games and solve the table, with bootstrap intervals: a dict with ``scores``,
+    ``win``, ``ci_low``, ``ci_high`` and how it was made."""
+    if not isinstance(step, int) or step < 50 or step % 5:
+        raise BadInput(f"--step {step}: accepted: a multiple of 5, at least 50")
+    ruleset, game, before, score = play_deal_scores(rules, policies, games, seed, threads)
+    target = ruleset.game_target
+    meld_table = list(ruleset.initial_meld_table)
+    grid = np.arange(LOW, target, step, dtype=np.float64)
+    nlevels = len(meld_table)
+
+    def levels(g):
+        return minimum_level(meld_table, g)
+
+    table = solve(grid, target, levels, _distributions(meld_table, before, score, nlevels))
+    rng = np.random.default_rng(seed)
+    ids = np.unique(game)
+    boot = []
+    for _ in range(BOOTSTRAP):
+        pick = rng.choice(ids, len(ids))
+        rows = np.concatenate([np.flatnonzero(game == g) for g in pick])
+        boot.append(solve(grid, target, levels,
+                          _distributions(meld_table, before[rows], score[rows], nlevels),
+                          iterations=200, tol=1e-5).win)
+    boot = np.array(boot)
+    return {"rules": ruleset.canonical(), "policies": policies, "games": games,
+            "deals": int(len(game)), "seed": seed, "target": target, "step": step,
+            "scores": grid.astype(int).tolist(), "win": np.round(table.win, 5).tolist(),
+            "ci_low": np.round(np.quantile(boot, 0.025, axis=0), 5).tolist(),
+            "ci_high": np.round(np.quantile(boot, 0.975, axis=0), 5).tolist(),
+            "bootstrap": BOOTSTRAP}
+
+
+def write_table(table: dict, out) -> list:
+    """Write the table as JSON to ``out`` and its heatmap beside it (.png, if matplotlib is
+    installed); returns the paths written."""
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(table), encoding="utf-8")
+    paths = [path]
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return paths
+    fig, ax = plt.subplots(figsize=(7, 6))
+    s = table["scores"]
+    im = ax.imshow(np.array(table["win"]), origin="lower", cmap="RdBu", vmin=0, vmax=1,
+                   extent=(s[0], s[-1] + table["step"], s[0], s[-1] + table["step"]))
+    ax.set_xlabel("the other side's score")
+    ax.set_ylabel("this side's score")
+    ax.set_title(f"chance to win the game ({table['rules']}, {table['games']} games)")
+    fig.colorbar(im, ax=ax)
+    png = path.with_suffix(".png")
+    fig.savefig(png, dpi=90, bbox_inches="tight")
+    plt.close(fig)
+    return paths + [png]
+
+
+def load_table(path) -> EquityTable:
+    """An equity table written by :func:`write_table`."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        return EquityTable(data["scores"], data["win"], data["target"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BadInput(f"--equity {path}: cannot read an equity table ({exc}): accepted: a "
+                       "file written by 'canasta-sim equity-table'") from None
