@@ -296,6 +296,9 @@ def test_report_md_shows_names_as_written_not_as_html_or_control_bytes():
     assert "\x1b" not in md and "\x07" not in md and "\u202e" not in md
     assert "&lt;script>" in md and "\\x1b[31mred\\x07" in md and "\\u202e" in md
     assert "/a\\nb/" in md
+    page = report_module.render_html(summary, {})
+    assert "\x1b" not in page and "\u202e" not in page and "<script" not in page
+    assert "\\x1b[31mred" in page
 
 
 def test_a_duplicate_win_rate_hypothesis_outside_0_1_is_refused(tmp_path):

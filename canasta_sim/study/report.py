@@ -972,8 +972,8 @@ details > summary { cursor: pointer; color: #0969da; margin: 4px 0 8px; }
 
 
 def _h(text) -> str:
-    """HTML-escaped text."""
-    return html.escape(str(text), quote=True)
+    """HTML-escaped text, control characters written as escapes (:func:`visible`)."""
+    return html.escape(visible(text), quote=True)
 
 
 _BREAK_AFTER = re.compile(r"([._=,/+(-])(?=[^\s])")
