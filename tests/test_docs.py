@@ -177,7 +177,7 @@ def _bash_blocks(text):
 
 
 def _doc_commands(path):
-    """(line, command text) of every command of a page's bash blocks, continuation lines
+    """(line, command words) of every command of a page's bash blocks, continuation lines
     joined, comments dropped, `a && b` split into two commands."""
     import shlex
 
@@ -211,10 +211,8 @@ def _scaled(tokens):
                 out[i + 1] = f"{first}:{min(last, first + 20)}"
             elif value.isdigit():
                 out[i + 1] = str(min(int(value), SCALED[token]))
-    start = next(i for i, t in enumerate(out) if not re.match(r"[A-Z_]+=", t))  # after VAR=1
-    words = out[start:start + 3]
-    command = "bench" if words == ["python", "-m", "benchmarks"] else \
-        words[1] if words[:1] == ["canasta-sim"] and len(words) > 1 else None
+    words = [t for t in out if not re.match(r"[A-Z_]+=", t)]  # after a VAR=1 prefix
+    command = words[1] if words[:1] == ["canasta-sim"] and len(words) > 1 else None
     for option, value in DEFAULT_SIZES.get(command, {}).items():
         if option not in out and not (option == "--deals" and "--games" in out):
             out += [option] if value is None else [option, value]
@@ -222,13 +220,10 @@ def _scaled(tokens):
 
 
 def _scratch_folder(tmp_path):
-    """A scratch folder with a copy of examples/ (its specs' sizes cut to SPEC_SIZES) and
-    benchmarks/ (for `python -m benchmarks`)."""
+    """A scratch folder with a copy of examples/ (its specs' sizes cut to SPEC_SIZES)."""
     import shutil
 
     shutil.copytree(REPO / "examples", tmp_path / "examples",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(REPO / "benchmarks", tmp_path / "benchmarks",
                     ignore=shutil.ignore_patterns("__pycache__"))
     for spec in (tmp_path / "examples").glob("*.toml"):
         text = spec.read_text()
