@@ -148,8 +148,10 @@ def test_readme_shows_the_whole_example_policy_and_docs_list_the_view():
 # it) with its sizes scaled down, and must exit 0.
 
 SCALED = {"--deals": 40, "--games": 4, "--iterations": 1, "--verify-games": 4, "--repeat": 1,
-          "--positions": 20, "--traced": 5, "--workers": 1}
+          "--positions": 20, "--traced": 5, "--workers": 1, "--rollouts": 40}
 """Size options and the value each is cut to (at most: a smaller value is kept)."""
+SCALED_BY_COMMAND = {"equity-table": {"--games": 10}}
+"""Commands whose size option has a larger least value (equity-table needs 10 games)."""
 DEFAULT_SIZES = {"simulate": {"--deals": "40"}, "strength": {"--games": "4"},
                  "check-policy": {"--deals": "40", "--positions": "20", "--traced": "5"},
                  "bench": {"--deals": "40", "--repeat": "1", "--no-target": None},
@@ -203,16 +205,17 @@ def _scaled(tokens):
     """A command with its sizes cut down (SCALED, DEFAULT_SIZES); a deal range A:B keeps
     at most 20 deals."""
     out = list(tokens)
+    words = [t for t in out if not re.match(r"[A-Z_]+=", t)]  # after a VAR=1 prefix
+    command = words[1] if words[:1] == ["canasta-sim"] and len(words) > 1 else None
+    sizes = {**SCALED, **SCALED_BY_COMMAND.get(command, {})}
     for i, token in enumerate(out[:-1]):
-        if token in SCALED:
+        if token in sizes:
             value = out[i + 1]
             if ":" in value:
                 first, last = (int(v) for v in value.split(":"))
                 out[i + 1] = f"{first}:{min(last, first + 20)}"
             elif value.isdigit():
-                out[i + 1] = str(min(int(value), SCALED[token]))
-    words = [t for t in out if not re.match(r"[A-Z_]+=", t)]  # after a VAR=1 prefix
-    command = words[1] if words[:1] == ["canasta-sim"] and len(words) > 1 else None
+                out[i + 1] = str(min(int(value), sizes[token]))
     for option, value in DEFAULT_SIZES.get(command, {}).items():
         if option not in out and not (option == "--deals" and "--games" in out):
             out += [option] if value is None else [option, value]
