@@ -178,6 +178,15 @@ def test_CT04_merge_joins_where_legal_and_keeps_separate_where_not():
     assert meld_rank(q, 0, "9") == (3, 1, 0) and meld_rank(q, slots.DUP_ROW, "9") == (2, 2, 1)
 
 
+def test_C6_C7_merge_also_applies_when_a_going_out_forms_the_partnership():
+    p = Position("cutthroat(cutthroat_same_rank_melds=merge)")
+    p.meld(1, "7", "7 7 7 JK").meld(2, "7", "7 7 7").meld(0, "Q", "Q Q Q")
+    p.set_out(0)
+    cutthroat.form_by_out_nb(p.nb, p.S, p.buf, 0)
+    assert meld_rank(p, 1, "7") == (6, 0, 1) and meld_rank(p, 2, "7") == (0, 0, 0)
+    assert p.score()[1]["mixed"] == 1 == p.score()[2]["mixed"]          # one canasta now
+
+
 def test_C11_a_second_meld_canasta_counts_for_going_out():
     p = Position(CT).meld(0, "9", "9 9 9 9 9 9 9").meld(2, "9", "9 9 9 9 9 2 2")
     form(p, 1)
@@ -324,3 +333,55 @@ def test_classic_rows_carry_no_lone_hand():
             assert (lone == -1).all() and (by == 0).all()
         else:
             assert ((lone >= 0) == (by > 0)).all() and (by > 0).mean() > 0.5
+
+
+# ---- what the players see and do (docs/cutthroat.md) ------------------------------------------
+
+def test_the_view_shows_roles_sides_and_the_forming_take():
+    from canasta_sim.kernels.players import user
+    p = Position(CT).seat_red3(2, 1)
+    view = np.zeros(user.VIEW_LEN, np.int64)
+
+    def fill(seat):
+        user.fill_view_nb(p.nb, p.S.hands, p.S.melds, p.S.pile, p.st, p.S.seatv, p.S.sidev,
+                          p.S.ws[slots.WS_UNSEEN], seat, view)
+        return view
+    fill(0)
+    assert view[user.V_LONE] == -1 and view[user.V_TAKE_FORMS] == 1             # C0.1
+    assert list(view[user.V_SEAT_SIDE:user.V_SEAT_SIDE + 3]) == [0, 1, 2]
+    assert view[user.V_SEAT_RED3 + 2] == 1 and view[user.V_SEAT_MINIMUM + 0] == 50
+    form(p, 1)
+    fill(0)
+    assert view[user.V_LONE] == 1 and view[user.V_TAKE_FORMS] == 0
+    assert view[user.V_FORMED_BY] == layout.FORMED_TAKE
+    assert view[user.V_SEAT_SIDE + 0] == view[user.V_SEAT_SIDE + 2] != view[user.V_SEAT_SIDE + 1]
+
+
+@pytest.mark.parametrize("pile_cards,takes", [(6, False), (22, True)])
+def test_careful_makes_the_first_take_only_for_a_big_pile(pile_cards, takes):
+    """The first take makes the taker the lone hand (C5): careful takes it only for a pile of
+    5 x min_pile_take (20) cards or more; greedy takes whatever it can."""
+    pile = " ".join(["4", "5", "6", "7", "9", "10"] * 4)
+    pile = " ".join(pile.split()[:pile_cards - 1] + ["K"])
+    for policy, expect in (("careful", takes), ("greedy", True)):
+        p = Position(CT).policies(policy, policy, policy).hand(0, "K K Q Q Q J 8")
+        p.pile(pile).stock("4 5 6 7")
+        p.play_turn(0)
+        assert (p.st[slots.ST_LONE] == 0) == expect, policy
+
+
+def test_the_balance_example_reads_a_games_run():
+    """examples/cutthroat_balance.py (docs/cutthroat.md, Balance) on a small run."""
+    import importlib.util
+    from pathlib import Path
+
+    import canasta_sim
+    path = Path(__file__).resolve().parents[1] / "examples" / "cutthroat_balance.py"
+    spec = importlib.util.spec_from_file_location("cutthroat_balance", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    games, deals_table = canasta_sim.simulate(games=20, seed=3, rules=CT, policies="careful")
+    out = module.balance(canasta_sim.to_pandas(games), canasta_sim.to_pandas(deals_table))
+    assert out["games"] == 20 and out["deals"] == len(deals_table)
+    assert abs(out["formed_take"] + out["formed_going_out"] + out["formed_none"] - 1) < 1e-9
+    assert 0 <= out["lone_wins_deal"] <= 1

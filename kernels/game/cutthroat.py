@@ -148,8 +148,21 @@ def form_by_take_nb(rules, S, buf, lone):
 @kernel
 def form_by_out_nb(rules, S, buf, lone):
     """C6: a going-out before any take makes ``lone`` the lone hand for the scoring (the sides
-    in the state stay as they are: the deal is over)."""
+    in the state stay as they are: the deal is over); under ``merge`` the partners' melds of a
+    rank both hold become one where legal, in front of the lower partner (C7)."""
+    melds = S.melds
     st = S.st
     st[ST_LONE] = lone
     st[ST_FORMED_BY] = FORMED_OUT
-    ev_begin_nb(st, buf, EV_PARTNERSHIP, lone, FORMED_OUT, 0)
+    pos = ev_begin_nb(st, buf, EV_PARTNERSHIP, lone, FORMED_OUT, 0)
+    low = lower_partner_nb(lone)
+    high = 3 - lone - low
+    if rules.cutthroat_same_rank_melds != SameRank.MERGE:
+        return
+    for r in range(FIRST_NATURAL, NKINDS):
+        if melds[low, M_SIZE, r] > 0 and melds[high, M_SIZE, r] > 0 and meld_ok_nb(
+                rules, melds[low, M_NAT, r] + melds[high, M_NAT, r],
+                melds[low, M_DEUCE, r] + melds[high, M_DEUCE, r]
+                + melds[low, M_JOKER, r] + melds[high, M_JOKER, r]):
+            move_meld_nb(melds, high, low, r)                          # C7 merge
+            ev_push_nb(st, buf, pos, r)

@@ -253,7 +253,7 @@ KNOB_TABLE = (
          values=("r47", "one_card_draw"), enum="LastRed3"),
     Knob("cutthroat_stock_end", ENUM, "after_last_discard",
          meaning="cutthroat3 only: the deal ends after the turn of the player who drew the last "
-                 "stock card, or play goes on as in classic (R45-R50)",
+                 "stock card, or play goes on after the stock as in classic",
          rule_ids=("C16",),
          sources="after_last_discard (BIC, RG); classic_r49 (LR, PAG second-hand)",
          values=("after_last_discard", "classic_r49"), enum="StockEnd"),

@@ -95,6 +95,7 @@ from ..game.slots import (
 from ..game.state import DealState, canastas_nb, hand_size_nb, rules_record_nb, side_of_nb
 from ..jit import entry, kernel, level, one_step
 from ..players.club import (
+    LONE_PILE_FACTOR,
     P_MIN_PILE_TAKE,
     asks_partner_nb,
     club_discard_nb,
@@ -528,7 +529,10 @@ def search_take_nb(rules, S, buf, seat, q, rollouts):
     if k < 0 or (d + j == 0 and not forms_partnership_nb(rules, st)):
         return -1.0                      # cutthroat: the first take (the lone hand) is searched
     cands = ws[R_STATS, AT:AT + 2]                        # the blueprint's choice first
-    takes = st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+    need = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+    if forms_partnership_nb(rules, st):
+        need = LONE_PILE_FACTOR * need        # C5: club.take_needs_nb's lone-hand threshold
+    takes = st[ST_PILE_N] >= need
     cands[0] = int(TAKE_ALWAYS if takes else TAKE_NEVER)
     cands[1] = int(TAKE_NEVER if takes else TAKE_ALWAYS)
     if rollout_choice_nb(rules, S, buf, seat, q, DEC_DRAW, cands, 2, rollouts) == 1:

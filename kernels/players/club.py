@@ -124,6 +124,7 @@ P_ANSWER_MAX_HAND = 6    # expert: largest own hand (points) that still answers 
 P_DANGER = 7             # weight of the chance the next opponent takes the pile
 
 THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
+LONE_PILE_FACTOR = 5.0   # cutthroat: the first take (the lone hand) needs this x min_pile_take
 MEMO = 32                # club_discard_nb: the pair chances by (known, unseen) from here ...
 MEMO_U = 16              # ... in the WS_UNSEEN row, unseen counts 0 .. MEMO_U - 1
 
@@ -449,15 +450,25 @@ def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, p
     """The club player's pile take: ``greedy``'s choice (the most naturals from the hand,
     then the fewest wild cards), refused when it spends wild cards on a pile of fewer than
     ``min_pile_take`` cards, unless the take is ``forced`` (R49).  In cutthroat the first take
-    of a deal makes the taker the lone hand against two (C5): the club players weigh it as a
-    cost like spending wild cards, and make it only for a pile of ``min_pile_take`` cards or
-    more (docs/cutthroat.md).  Returns (naturals, deuces, jokers), or (-1, 0, 0) to draw (or
-    decline)."""
+    of a deal makes the taker the lone hand against two (C5), which pays only for a big pile:
+    the club players make it only for a pile of ``LONE_PILE_FACTOR`` x ``min_pile_take`` cards
+    or more (:func:`take_needs_nb`, docs/cutthroat.md).  Returns (naturals, deuces, jokers), or
+    (-1, 0, 0) to draw (or decline)."""
     k, d, j = greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, ws)
-    costly = d + j > 0 or forms_partnership_nb(rules, st)
-    if k >= 0 and costly and st[ST_PILE_N] < params[P_MIN_PILE_TAKE] and not forced:
+    if k >= 0 and not forced and st[ST_PILE_N] < take_needs_nb(rules, st, params, d + j > 0):
         return -1, 0, 0
     return k, d, j
+
+
+@kernel
+def take_needs_nb(rules, st, params, spends_wilds):
+    """The smallest pile a club player takes: ``min_pile_take`` cards when the take spends
+    wild cards, none otherwise; in cutthroat a take that makes it the lone hand (C5) needs
+    ``LONE_PILE_FACTOR`` times as many (docs/cutthroat.md, measured there)."""
+    need = params[P_MIN_PILE_TAKE] if spends_wilds else 0.0
+    if forms_partnership_nb(rules, st):
+        need = max(need, LONE_PILE_FACTOR * params[P_MIN_PILE_TAKE])
+    return need
 
 
 @one_step
