@@ -12,6 +12,12 @@ the pile), no card appears or vanishes, and the final score agrees with the card
 
 * the canasta counts (R23): each side's ``natural`` and ``mixed`` equal its melds of seven
   or more cards without and with wild cards.
+* cutthroat (docs/cutthroat.md): melds lie in front of their seat (the ``owner`` field of
+  docs/trace.md decides between a partnership's two melds of one rank); the score's sides are as
+  they stand at the end, each over the melds and hands of its seats; each seat's ``total``
+  is its ``share`` plus its own red-three item, a side's ``red3`` the sum of its seats' items,
+  and a partner's share the side's total without red threes (halved to a multiple of 5 under
+  ``cutthroat_partner_share=half``) (C12-C14).
 
 It is independent of the kernels (it never calls them): a trace written by anyone can be
 checked with ``canasta-sim audit TRACE.jsonl`` (docs/trace.md, "Checking a trace").  It
@@ -102,8 +108,11 @@ def audit_deal(events: list, rules) -> list:
 def _score_problems(audit: _Audit, score: dict, rules) -> list:
     """R54-R56 per side: table points, hand points and the total against the cards."""
     problems = []
-    for k, (seats, side) in enumerate(zip(audit.sides, score["sides"])):
-        table = sum(card_points(t, rules) for cards in audit.melds[k].values() for t in cards)
+    for k, side in enumerate(score["sides"]):
+        seats = side.get("seats", audit.sides[k] if k < len(audit.sides) else [])
+        rows = sorted({audit.side_of[s] for s in seats})             # cutthroat: per seat
+        melds = [cards for row in rows for cards in audit.melds[row].values()]
+        table = sum(card_points(t, rules) for cards in melds for t in cards)
         hand = -sum(card_points(t, rules) * n for s in seats for t, n in audit.hands[s].items())
         items = side["melds"] + side["canastas"] + side["red3"] + side["out"] + side["hand"]
         if side["melds"] != table:
@@ -112,11 +121,32 @@ def _score_problems(audit: _Audit, score: dict, rules) -> list:
             problems.append(f"side {k}: hand {side['hand']} but the hands hold {hand} (R55)")
         if side["total"] != items:
             problems.append(f"side {k}: total {side['total']} is not the sum {items} (R56)")
-        kinds = Counter(canasta_kind(cards) for cards in audit.melds[k].values())
+        kinds = Counter(canasta_kind(cards) for cards in melds)
         for kind in ("natural", "mixed"):
             if side[kind] != kinds[f"{kind} canasta"]:
                 problems.append(f"side {k}: {kind} {side[kind]} but the table holds "
                                 f"{kinds[f'{kind} canasta']} {kind} canastas (R23)")
+    return problems + _seat_problems(score, rules)
+
+
+def _seat_problems(score: dict, rules) -> list:
+    """Cutthroat (C12-C14): each seat's total is its share plus its own red-three item; a
+    side's red threes are its seats' items summed; a share is the side's total without red
+    threes (a partner's halved to a multiple of 5 under ``half``)."""
+    problems = []
+    for side in score["sides"] if "seats" in score else ():
+        seats = side.get("seats", [])
+        red3 = sum(score["seats"][s]["red3"] for s in seats)
+        if side["red3"] != red3:
+            problems.append(f"side {seats}: red3 {side['red3']} is not its seats' {red3} (C12)")
+        whole = side["total"] - side["red3"]
+        for s in seats:
+            seat = score["seats"][s]
+            share = 5 * (whole // 10) if seat["role"] == "partner" and \
+                rules.cutthroat_partner_share == "half" else whole
+            if seat["share"] != share or seat["total"] != seat["share"] + seat["red3"]:
+                problems.append(f"seat {s}: share {seat['share']}, total {seat['total']} but "
+                                f"its side gives {share} + red3 {seat['red3']} (C13)")
     return problems
 
 

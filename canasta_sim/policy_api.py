@@ -100,10 +100,12 @@ from canasta_sim.kernels.players.user import (  # noqa: F401  (re-exported)
     SV_RED3,
     SV_SCORE_BEFORE,
     V_DEALER,
+    V_FORMED_BY,
     V_HAND,
     V_HAND_SIZES,
     V_KNOWN,
     V_LAST_DISCARD,
+    V_LONE,
     V_MELDED_BEFORE,
     V_MELDS,
     V_NSEATS,
@@ -112,9 +114,13 @@ from canasta_sim.kernels.players.user import (  # noqa: F401  (re-exported)
     V_PILE_FREEZERS,
     V_PILE_N,
     V_SEAT,
+    V_SEAT_MINIMUM,
+    V_SEAT_RED3,
+    V_SEAT_SIDE,
     V_SIDE,
     V_SIDES,
     V_STOCK,
+    V_TAKE_FORMS,
     V_TURN_ASKED,
     V_TURN_COUNT,
     V_TURN_LAST_RED3,
@@ -235,6 +241,38 @@ def side_value(view, side, field):
     """One per-side public value: ``field`` is SV_RED3, SV_MELDED, SV_MINIMUM,
     SV_SCORE_BEFORE, SV_PILE_TAKES or SV_CONCEALED_CANASTAS."""
     return view[V_SIDES + side * SIDE_STRIDE + field]
+
+
+@njit
+def side_of(view, seat):
+    """The side ``seat`` plays on now: ``seat % sides``, but in cutthroat the two partners
+    share one from the first pile take on (docs/cutthroat.md)."""
+    return view[V_SEAT_SIDE + seat]
+
+
+@njit
+def lone_hand(view):
+    """Cutthroat: the lone hand's seat once the partnership has formed, else -1."""
+    return view[V_LONE]
+
+
+@njit
+def take_forms_partnership(view):
+    """Cutthroat: whether taking the pile now makes this seat the lone hand against the
+    other two (the first take of the deal; the game's main decision)."""
+    return view[V_TAKE_FORMS] == 1
+
+
+@njit
+def seat_red3(view, seat):
+    """Red threes laid in front of ``seat`` (in cutthroat they stay its own)."""
+    return view[V_SEAT_RED3 + seat]
+
+
+@njit
+def seat_minimum(view, seat):
+    """``seat``'s own initial-meld minimum this deal (in cutthroat from its own score)."""
+    return view[V_SEAT_MINIMUM + seat]
 
 
 @njit

@@ -166,6 +166,35 @@ def _deal_columns(out: np.ndarray, rules) -> dict:
         columns[name] = (_end_reason(out[:, col]) if name == "end_reason"
                          else _narrow(out[:, col], arrow_type))
     columns.update(_side_columns(out, rules.num_sides))
+    columns.update(_cutthroat_columns(out, rules.cutthroat))
+    return columns
+
+
+ROLES = ("lone", "partner", "solo")
+
+
+def _cutthroat_columns(out: np.ndarray, cutthroat: bool) -> dict:
+    """``lone_seat`` (-1: none), ``formed_by`` (none, take, going_out) and ``s{k}_role``
+    (lone, partner, solo) of a cutthroat deal (docs/cutthroat.md); null for other layouts,
+    whose ``s{k}_`` columns are sides, not seats."""
+    n = out.shape[0]
+    if not cutthroat:
+        columns = {"lone_seat": pa.nulls(n, INT),
+                   "formed_by": pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int8()),
+                                                               _strings(layout.FORMED_BY))}
+        for seat in range(layout.MAX_SIDES):
+            columns[f"s{seat}_role"] = pa.DictionaryArray.from_arrays(
+                pa.nulls(n, pa.int8()), _strings(ROLES))
+        return columns
+    lone = out[:, layout.COL_LONE_SEAT]
+    columns = {"lone_seat": _array(lone.astype(np.int64)),
+               "formed_by": pa.DictionaryArray.from_arrays(
+                   _array(out[:, layout.COL_FORMED_BY].astype(np.int8)),
+                   _strings(layout.FORMED_BY))}
+    for seat in range(layout.MAX_SIDES):
+        role = np.where(lone < 0, 2, np.where(lone == seat, 0, 1)).astype(np.int8)
+        columns[f"s{seat}_role"] = pa.DictionaryArray.from_arrays(_array(role),
+                                                                  _strings(ROLES))
     return columns
 
 

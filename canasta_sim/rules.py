@@ -26,7 +26,12 @@ from typing import Any, NamedTuple
 
 from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game import knobs, rules_nb
-from canasta_sim.kernels.game.knobs import CLASSIC_MELD_TABLE, KNOB_TABLE, SCORE_LIMIT
+from canasta_sim.kernels.game.knobs import (
+    CLASSIC_MELD_TABLE,
+    CUTTHROAT_KNOBS,
+    KNOB_TABLE,
+    SCORE_LIMIT,
+)
 
 MeldTable = tuple  # tuple of (lower bound or None for -inf, minimum) pairs
 
@@ -134,11 +139,17 @@ class RuleSet:
 
     @property
     def num_sides(self) -> int:
-        """Number of sides: 2x2 -> 2, solo -> num_players, 2x3 -> 2, 3x2 -> 3."""
+        """Number of sides at the deal: 2x2 -> 2, solo -> num_players, 2x3 -> 2, 3x2 -> 3,
+        cutthroat3 -> 3 (every deal starts with three one-seat sides; docs/cutthroat.md)."""
         _check_supported(_ROWS["team_layout"], self.team_layout)
-        if self.team_layout == "solo":
+        if self.team_layout in ("solo", "cutthroat3"):
             return self.num_players
         return {"2x2": 2, "2x3": 2, "3x2": 3}[self.team_layout]
+
+    @property
+    def cutthroat(self) -> bool:
+        """Three-player Cutthroat: sides that form mid-deal (docs/cutthroat.md)."""
+        return self.team_layout == "cutthroat3"
 
     def sides(self) -> list:
         """Seats of each side: side k holds the seats s with s % num_sides == k (docs/rules.md)."""
@@ -155,7 +166,8 @@ class RuleSet:
         """
         for row in KNOB_TABLE:
             _check_supported(row, getattr(self, row.name))
-        values = {"num_sides": self.num_sides, **_meld_table_fields(self.initial_meld_table)}
+        values = {"num_sides": self.num_sides, "cutthroat": int(self.cutthroat),
+                  **_meld_table_fields(self.initial_meld_table)}
         for row in KNOB_TABLE:
             if row.kernel is None:
                 values[row.name] = KNOBS[row.name].to_int(getattr(self, row.name))
@@ -202,6 +214,12 @@ def _check_combinations(r: RuleSet):
         accepted = " or ".join(str(n) for n in layouts[r.team_layout])
         raise BadInput(f"num_players={r.num_players} does not fit team_layout="
                        f"{r.team_layout}: accepted num_players for it is {accepted}")
+    if r.team_layout != "cutthroat3":
+        for name in CUTTHROAT_KNOBS:
+            if getattr(r, name) != _ROWS[name].default:
+                raise BadInput(f"{name}={getattr(r, name)} needs team_layout=cutthroat3 "
+                               f"(team_layout is {r.team_layout}): accepted outside it is "
+                               f"{name}={_ROWS[name].default}")
     stock = r.deck_size - r.num_players * r.hand_size
     if stock < MIN_STOCK_AFTER_DEAL:  # R6: the stock must outlast red-three replacements
         most = (r.deck_size - MIN_STOCK_AFTER_DEAL) // r.num_players
@@ -491,6 +509,9 @@ class Preset(NamedTuple):
 _SIX_PLAYER = {"num_players": 6, "num_packs": 3, "num_jokers": 6, "hand_size": 13,
                "canastas_to_go_out": 2}
 
+_CUTTHROAT = {"num_players": 3, "team_layout": "cutthroat3", "hand_size": 13, "draw_count": 2,
+              "canastas_to_go_out": 2, "game_target": 7500}
+
 PRESETS = {
     "classic": Preset("four players in two partnerships, 108 cards, 11 each (docs/rules.md)", {}),
     "two-player": Preset("two solo players, 15 cards each, draw 2 discard 1, two canastas "
@@ -506,6 +527,15 @@ PRESETS = {
     "six-player-3x2": Preset("three sides of two, 162 cards, 13 each, two canastas to go "
                              "out, game to 7500 (RG)",
                              {**_SIX_PLAYER, "team_layout": "3x2", "game_target": 7500}),
+    "cutthroat": Preset("three players, 13 cards each, draw 2; the first to take the pile plays "
+                        "alone against the other two; two canastas to go out, game to 7500 "
+                        "(BIC, RG; docs/cutthroat.md)", _CUTTHROAT),
+    "cutthroat-pagat": Preset("cutthroat with one canasta to go out, classic play after the "
+                              "stock, a last red three as a one-card draw (PAG, second-hand)",
+                              {**_CUTTHROAT, "canastas_to_go_out": 1,
+                               "cutthroat_stock_end": "classic_r49",
+                               "draw2_last_red3": "one_card_draw"}),
+    "cutthroat-11": Preset("cutthroat with 11 cards each (LR)", {**_CUTTHROAT, "hand_size": 11}),
     "seed-a": Preset("classic as source A reads literally: black threes freeze, no concealed "
                      "exemption from the minimum, two naturals per wild card",
                      {"black_three_freezes": True, "concealed_exempt_from_min_count": False,

@@ -98,7 +98,9 @@ def check_two_sides(rules):
     if rules.num_sides != 2:
         raise BadInput(f"rules={rules.canonical()!r} has {rules.num_sides} sides: accepted: a "
                        "rule set with two sides (classic, two-player, six-player, ...) for a "
-                       "head-to-head of two policies")
+                       "head-to-head of two policies; with three sides (three-player, "
+                       "cutthroat) play every seat rotation with 'canasta-sim compare "
+                       "--policies A --policies B'")
 
 
 def a_results(table, a_side: int):

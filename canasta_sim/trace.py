@@ -57,7 +57,7 @@ def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
         pos += layout.EV_HEADER + n
         if code != layout.EV_DECISION:
             events.append(_event(code, seat, a, b, cards, plan, deal, game))
-    events.append(score_event(row, rules.num_sides))
+    events.append(score_event(row, rules.num_sides, rules))
     return events
 
 
@@ -152,7 +152,10 @@ def _event(code, seat, a, b, cards, plan, deal, game) -> dict:
     if code == layout.EV_TAKE:
         return _take_event(seat, a, b, cards)
     if code == layout.EV_MELD:
-        return {"ev": "meld", "seat": seat, "rank": TOKENS[a], "cards": _tokens(cards)}
+        return _with_owner({"ev": "meld", "seat": seat, "rank": TOKENS[a],
+                            "cards": _tokens(cards)}, b)
+    if code == layout.EV_PARTNERSHIP:
+        return _partnership_event(seat, a, cards, plan.rules)
     if code == layout.EV_ASK:
         return {"ev": "ask", "seat": seat, "answer": bool(a)}
     if code == layout.EV_DISCARD:
@@ -174,19 +177,80 @@ def _start_event(dealer, cards, plan, deal, game) -> dict:
             "hands": hands, "stock": _tokens(cards[n * size:])}
 
 
+def _with_owner(event: dict, code: int) -> dict:
+    """Add the ``owner`` field (cutthroat: whose of two melds of the rank gets the cards)."""
+    if code > 0:
+        event["owner"] = code - 1
+    return event
+
+
+def _partnership_event(lone, formed_by, merged, rules) -> dict:
+    """The ``partnership`` line (cutthroat, C5-C7): the lone hand, the partners, the cause and
+    under ``merge`` the ranks whose two melds became one."""
+    event = {"ev": "partnership", "lone": lone,
+             "partners": [s for s in range(3) if s != lone],
+             "by": "take" if formed_by == layout.FORMED_TAKE else "out"}
+    if rules.cutthroat_same_rank_melds == "merge":
+        event["merged"] = _tokens(merged)
+    return event
+
+
 def _take_event(seat, pile_n, n_melds, cards) -> dict:
     pile = _tokens(cards[:pile_n])
     melds = []
     i = pile_n
     for _ in range(n_melds):
-        rank, count = int(cards[i]), int(cards[i + 1])
-        melds.append({"rank": TOKENS[rank], "cards": _tokens(cards[i + 2:i + 2 + count])})
+        code, count = int(cards[i]), int(cards[i + 1])
+        rank, owner = code % layout.OWNER_STRIDE, code // layout.OWNER_STRIDE
+        melds.append(_with_owner({"rank": TOKENS[rank],
+                                  "cards": _tokens(cards[i + 2:i + 2 + count])}, owner))
         i += 2 + count
     return {"ev": "take", "seat": seat, "pile": pile, "melds": melds}
 
 
-def score_event(row, num_sides: int) -> dict:
+def cutthroat_groups(row) -> list:
+    """The sides as they stand at the end of a cutthroat deal, in the order of their lowest
+    seat: ``[[0], [1, 2]]`` for lone hand 0, three one-seat sides without a partnership."""
+    lone = int(row[layout.COL_LONE_SEAT])
+    if lone < 0:
+        return [[0], [1], [2]]
+    partners = [s for s in range(3) if s != lone]
+    return sorted([[lone], partners])
+
+
+def seat_role(row, seat: int) -> str:
+    """``lone``, ``partner`` or ``solo`` (no partnership formed) for a cutthroat deal."""
+    lone = int(row[layout.COL_LONE_SEAT])
+    return "solo" if lone < 0 else "lone" if seat == lone else "partner"
+
+
+def _cutthroat_score_event(row) -> dict:
+    """The cutthroat score line: a side object per side as it stands (its items from any of
+    its seats' columns, its red threes the sum of the seats' own items) and a seat object per
+    seat (docs/trace.md)."""
+    def field(seat, name):
+        return int(row[layout.SIDE_BASE + layout.SIDE_STRIDE * seat
+                       + layout.SIDE_FIELDS.index(name)])
+    sides = []
+    for group in cutthroat_groups(row):
+        s = group[0]
+        red3 = sum(field(k, "red3_points") for k in group)
+        item = {"melds": field(s, "melds"), "natural": field(s, "natural"),
+                "mixed": field(s, "mixed"), "canastas": field(s, "canasta_bonus"),
+                "red3": red3, "out": field(s, "out_bonus"), "hand": field(s, "hand")}
+        item["total"] = item["melds"] + item["canastas"] + red3 + item["out"] + item["hand"]
+        item["seats"] = group
+        sides.append(item)
+    seats = [{"role": seat_role(row, k), "red3": field(k, "red3_points"),
+              "share": field(k, "score") - field(k, "red3_points"), "total": field(k, "score")}
+             for k in range(3)]
+    return {"ev": "score", "sides": sides, "seats": seats}
+
+
+def score_event(row, num_sides: int, rules=None) -> dict:
     """The score line of docs/trace.md, from the kernel's result row."""
+    if rules is not None and rules.cutthroat:
+        return _cutthroat_score_event(row)
     sides = []
     for k in range(num_sides):
         base = layout.SIDE_BASE + layout.SIDE_STRIDE * k
@@ -284,6 +348,7 @@ class _View:
         self.melds = [dict() for _ in self.sides]
         self.red3 = [0] * len(self.sides)
         self.melded = [False] * len(self.sides)
+        self.partner = {}                        # cutthroat: each partner's partner (C5)
         rules = parse_rules(start["rules"])
         self.freezers = {"JK": "a joker", "2": "a deuce"}   # R32 (R8 for the upcard)
         if rules.upcard_red3_freezes:
@@ -328,9 +393,11 @@ class _View:
             return f"seat {seat} draws {' '.join(ev['cards'])}   [stock {len(self.stock)}]"
         if kind == "take":
             return self._take(seat, ev)
+        if kind == "partnership":
+            return self._partnership(ev)
         if kind == "meld":
             self.hands[seat].subtract(ev["cards"])
-            became = self._add(seat, ev["rank"], ev["cards"])
+            became = self._add(seat, ev["rank"], ev["cards"], ev.get("owner"))
             return f"  seat {seat} melds {ev['rank']}: {' '.join(ev['cards'])}{became}"
         if kind == "ask":
             return f"  seat {seat} asks to go out: {'yes' if ev['answer'] else 'no'}"
@@ -345,9 +412,22 @@ class _View:
         if kind == "end":
             return f"end: {ev['reason']}\n" + self.table()
         if kind == "score":
-            return "\n".join(f"side {k} {self.sides[k]}: " + ", ".join(
-                f"{key} {val}" for key, val in s.items()) for k, s in enumerate(ev["sides"]))
+            lines = [f"side {k} {s.get('seats', self.sides[k])}: " + ", ".join(
+                f"{key} {val}" for key, val in s.items() if key != "seats")
+                for k, s in enumerate(ev["sides"])]
+            lines += [f"seat {k} ({s['role']}): red threes {s['red3']}, share {s['share']}, "
+                      f"total {s['total']}" for k, s in enumerate(ev.get("seats", []))]
+            return "\n".join(lines)
         return json.dumps(ev)
+
+    def _partnership(self, ev) -> str:
+        """Cutthroat (C5, C6): name the lone hand and the partners from now on."""
+        a, b = ev["partners"]
+        self.partner = {a: b, b: a}
+        why = "took the pile first" if ev["by"] == "take" else "went out before any take"
+        merged = f"; merged melds: {' '.join(ev['merged'])}" if ev.get("merged") else ""
+        return (f"  seat {ev['lone']} is the LONE HAND ({why}); seats {a} and {b} play as "
+                f"partners from now on{merged}")
 
     def _take(self, seat, ev) -> str:
         top = ev["pile"][-1]
@@ -358,7 +438,7 @@ class _View:
             if i == 0:
                 from_hand.remove(top)
             self.hands[seat].subtract(from_hand)
-            became.append(self._add(seat, meld["rank"], meld["cards"]))
+            became.append(self._add(seat, meld["rank"], meld["cards"], meld.get("owner")))
         for card in ev["pile"][:-1]:
             self.hands[seat][card] += 1
         self.pile = []
@@ -367,10 +447,17 @@ class _View:
         return (f"seat {seat} TAKES the pile of {len(ev['pile'])} ({top} on top; was "
                 f"{state.split(', ', 1)[1] if ', ' in state else state}) with {melds}")
 
-    def _add(self, seat, rank, cards) -> str:
+    def _add(self, seat, rank, cards, owner=None) -> str:
         """Lay ``cards`` on the side's meld of ``rank``; returns ``  -> natural canasta``
-        (or mixed) when the meld is a canasta after it, else ''."""
+        (or mixed) when the meld is a canasta after it, else ''.  In cutthroat melds lie in
+        front of their seat: ``owner``'s if given, else the seat's own, else its partner's."""
         side = self.side_of[seat]
+        mate = self.partner.get(seat)
+        if owner is not None and owner in (seat, mate) and rank in self.melds[owner]:
+            side = self.side_of[owner]
+        elif mate is not None and rank not in self.melds[side] \
+                and rank in self.melds[self.side_of[mate]]:
+            side = self.side_of[mate]
         self.melded[side] = True
         meld = self.melds[side].setdefault(rank, [])
         meld.extend(cards)

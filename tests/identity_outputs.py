@@ -88,7 +88,16 @@ def play(rules, policies, deals, seed=SEED, scores=None):
     plan = prepare(deals, seed, rules, policies, scores)
     out = np.zeros((deals, layout.NCOLS), np.int64)
     play_range(plan, 0, out)
-    return out
+    return classic_columns(out)
+
+
+def classic_columns(rows):
+    """The result columns every layout fills (layout.CLASSIC_NCOLS): the cutthroat columns
+    after them (lone_seat, formed_by) came later and are -1 and 0 elsewhere, which
+    tests/test_rules_cutthroat.py checks."""
+    from canasta_sim.kernels.game import layout
+
+    return rows[..., :layout.CLASSIC_NCOLS]
 
 
 def games(rules, policies, n=GAMES, seed=SEED):
@@ -97,7 +106,7 @@ def games(rules, policies, n=GAMES, seed=SEED):
 
     plan = prepare(seed=seed, rules=rules, policies=policies, games=n)
     g = play_game_range(plan, 0, n)
-    return g.games, g.deals, g.extras
+    return g.games, classic_columns(g.deals), g.extras
 
 
 def traces(rules, policies, deals=TRACED, seed=SEED):
@@ -109,7 +118,7 @@ def traces(rules, policies, deals=TRACED, seed=SEED):
     out = []
     for d in range(deals):
         buf, row = run_traced(plan, d, decisions=True)
-        out += [buf, row]
+        out += [buf, classic_columns(row)]
     return out
 
 

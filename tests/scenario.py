@@ -62,6 +62,12 @@ class Position:
         for k in range(self.rules.num_sides):
             sidev[k, slots.SIDE_SCORE_BEFORE] = scores[k]
             sidev[k, slots.SIDE_MINIMUM] = engine_min(self.nb, scores[k])
+        st[slots.ST_LONE] = -1
+        st[slots.ST_PART_SIDE] = -1
+        for s in range(self.rules.num_players):
+            side = s % self.rules.num_sides
+            st[slots.ST_SIDE_OF + s] = side                     # as deal.deal_nb does
+            self.S.seatv[s, slots.SEAT_MINIMUM] = sidev[side, slots.SIDE_MINIMUM]
         self.opts = np.zeros((options.MAX_OPTS, 5), np.int64)
         self.plan = np.zeros((plans.MAX_PLANS, 16, 3), np.int64)   # the plans table
         self.buf = np.zeros(1, np.int32)
@@ -112,6 +118,17 @@ class Position:
         self.S.sidev[side, slots.SIDE_RED3] = n
         return self
 
+    def seat_red3(self, seat: int, n: int) -> "Position":
+        """Red threes laid in front of ``seat`` (its own, C4), counted for its side too."""
+        self.S.seatv[seat, slots.SEAT_RED3] += n
+        self.S.sidev[int(self.st[slots.ST_SIDE_OF + seat]), slots.SIDE_RED3] += n
+        return self
+
+    def minimum(self, seat: int, minimum: int) -> "Position":
+        """Set ``seat``'s own initial-meld minimum (as its score would, R27, C9)."""
+        self.S.seatv[seat, slots.SEAT_MINIMUM] = minimum
+        return self
+
     def melded_before(self, seat: int) -> "Position":
         self.S.seatv[seat, slots.SEAT_MELDED_BEFORE] = 1
         return self
@@ -133,7 +150,7 @@ class Position:
         melds = self.S.melds
         st = self.S.st
         sidev = self.S.sidev
-        moves.begin_turn_nb(st, sidev, melds, seat, 1 if take else 0)
+        moves.begin_turn_nb(st, self.S.seatv, sidev, melds, seat, 1 if take else 0)
         return self
 
     def take_options(self, seat: int) -> list:
@@ -264,18 +281,20 @@ def deck_cards(rng):
     return list(deck)
 
 
-def random_position(seed: int, policy: str):
+def random_position(seed: int, policy: str, rules: str = "classic"):
     """A random mid-deal position (no red threes): hands of 2-13 cards, a few natural melds per
-    side, a pile; returns (position, the four hands as lists of kinds, the stock list)."""
+    side, a pile; returns (position, the hands as lists of kinds, the stock list).  With a
+    cutthroat rule set every other seed has formed the partnership (lone hand seed % 3)."""
     rng = np.random.default_rng(seed)
     cards = deck_cards(rng)
-    pos = Position().policies(policy, policy, policy, policy)
-    sizes = rng.integers(2, 14, size=4)
+    pos = Position(rules).policies(*[policy] * parse_rules(rules).num_players)
+    n = pos.rules.num_players
+    sizes = rng.integers(2, 14, size=n)
     hands = []
-    for seat in range(4):
+    for seat in range(n):
         hands.append([cards.pop() for _ in range(int(sizes[seat]))])
     # melds: a few legal melds per side from natural triples
-    for side in range(2):
+    for side in range(pos.rules.num_sides):
         for _ in range(int(rng.integers(0, 4))):
             rank = int(rng.integers(4, 15))
             if pos.S.melds[side, :, rank].sum() or cards.count(rank) < 3:
@@ -298,6 +317,9 @@ def random_position(seed: int, policy: str):
     pos.st[slots.ST_STOCK_POS] = 0
     pos.st[slots.ST_DECK_N] = len(cards)
     seed_streams_nb(pos.S.rng, seed, 0)
+    if pos.rules.cutthroat and seed % 2 == 1:
+        from canasta_sim.kernels.game import cutthroat
+        cutthroat.form_by_take_nb(pos.nb, pos.S, pos.buf, seed % 3)          # C5
     return pos, hands, cards
 
 

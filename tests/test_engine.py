@@ -53,6 +53,9 @@ def test_trace_agrees_with_results(rules, policies):
         assert sum(e["ev"] in ("draw", "take") for e in events) == row["turns"]
         assert sum(len(e["cards"]) for e in events if e["ev"] == "upcard") \
             == row["upcards_turned"]
+        if canasta_sim.parse_rules(rules).cutthroat:
+            _cutthroat_trace_agrees(events, row)
+            continue
         for k, side in enumerate(score["sides"]):
             assert side["total"] == row[f"s{k}_score"]
             assert side["melds"] == row[f"s{k}_melds"]
@@ -64,6 +67,56 @@ def test_trace_agrees_with_results(rules, policies):
             assert side["hand"] == row[f"s{k}_hand"]
             takes = sum(e["ev"] == "take" and e["seat"] % sides == k for e in events)
             assert takes == row[f"s{k}_pile_takes"]
+
+
+def _cutthroat_trace_agrees(events, row):
+    """docs/cutthroat.md: seat k's columns are seat k's; the partnership line names the lone
+    hand and how it formed."""
+    formed = [e for e in events if e["ev"] == "partnership"]
+    assert len(formed) <= 1
+    assert row["lone_seat"] == (formed[0]["lone"] if formed else -1)
+    assert row["formed_by"] == ({"take": "take", "out": "going_out"}[formed[0]["by"]]
+                                if formed else "none")
+    for k, seat in enumerate(events[-1]["seats"]):
+        assert seat["total"] == row[f"s{k}_score"]
+        assert seat["red3"] == row[f"s{k}_red3_points"]
+        assert seat["role"] == row[f"s{k}_role"]
+
+
+CUTTHROAT = ("cutthroat", "cutthroat-pagat", "cutthroat-11",
+             "cutthroat(cutthroat_same_rank_melds=merge,cutthroat_partner_share=half)")
+
+
+@pytest.mark.skipif(not REFEREE.exists(), reason=NO_REFEREE)
+@pytest.mark.parametrize("rules", CUTTHROAT)
+def test_referee_finds_no_violation_in_cutthroat(tmp_path, rules):
+    """Cutthroat traces of every built-in policy, and of a table of three different ones,
+    pass the independent referee with their results (docs/cutthroat.md)."""
+    lines = []
+    deals = 0
+    for i, (policies, n) in enumerate((("random", 120), ("greedy", 120), ("careful", 30),
+                                       ("rush", 30), ("builder", 30), ("expert", 30),
+                                       ("expert,greedy,random", 40))):
+        lines += list(trace_lines(rules, 31 + i, deals, deals + n, policies))
+        deals += n
+    done = _referee(tmp_path, lines)
+    summary = done.stdout.strip().splitlines()[-1]
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert summary == f"deals={deals} events={len(lines)} violations=0"
+
+
+@pytest.mark.skipif(not REFEREE.exists(), reason=NO_REFEREE)
+def test_referee_accepts_cutthroat_games_and_catches_a_tampered_share(tmp_path):
+    """Whole cutthroat games (per-seat cumulative scores between deals) pass; a seat total
+    that is not its share plus its red threes is caught."""
+    from canasta_sim.trace import event_lines, game_trace_events
+    lines = list(event_lines(game_trace_events("cutthroat", 5, 0, 2, "greedy,careful,expert")))
+    done = _referee(tmp_path, lines)
+    assert done.returncode == 0 and "violations=0" in done.stdout, done.stdout[-3000:]
+    events = next(trace_events("cutthroat", 1, 0, 1, "greedy"))
+    events[-1]["seats"][0]["total"] += 5
+    done = _referee(tmp_path, [json.dumps(e) for e in events])
+    assert done.returncode == 1
 
 
 def test_trace_format_has_every_required_field():

@@ -19,15 +19,16 @@ def rearrange_hidden(pos, hands, stock, seed, known=None):
     public (taken with the pile): they stay in that hand."""
     known = known or {}
     rng = np.random.default_rng(seed + 1_000_003)
-    hidden = {seat: list(hands[seat]) for seat in (1, 2, 3)}
+    others = range(1, len(hands))
+    hidden = {seat: list(hands[seat]) for seat in others}
     for seat, cards in known.items():
         for card in cards:
             hidden[seat].remove(card)
-    pool = [c for seat in (1, 2, 3) for c in hidden[seat]] + stock[FIXED_STOCK:]
+    pool = [c for seat in others for c in hidden[seat]] + stock[FIXED_STOCK:]
     rng.shuffle(pool)
-    pos.S.hands[1:4, :] = 0
+    pos.S.hands[1:len(hands), :] = 0
     i = 0
-    for seat in (1, 2, 3):
+    for seat in others:
         for card in known.get(seat, []):
             pos.S.hands[seat, card] += 1
         for _ in range(len(hidden[seat])):
@@ -60,7 +61,7 @@ def with_public_history(pos, hands, seed):
     known cards by seat."""
     rng = np.random.default_rng(seed + 7)
     known = {}
-    for seat in range(4):
+    for seat in range(len(hands)):
         pos.S.seatv[seat, slots.SEAT_LAST_DISCARD] = int(rng.integers(0, 16))
         if seat > 0:
             known[seat] = list(rng.permutation(hands[seat])[:int(rng.integers(0, 3))])
@@ -69,14 +70,14 @@ def with_public_history(pos, hands, seed):
     return known
 
 
-def hidden_cards_never_matter(policy, seeds, play=None):
+def hidden_cards_never_matter(policy, seeds, play=None, rules="classic"):
     """Play seat 0's turn of ``seeds`` random positions twice, the second time with every
     card hidden from it rearranged; its play must be the same.  ``play(pos)`` plays the turn
     (default: ``pos.play_turn(0)``).  Returns how many rearrangements moved a card."""
     changed = 0
     for seed in range(seeds):
-        pos, hands, stock = random_position(seed, policy)
-        pos2, _, _ = random_position(seed, policy)
+        pos, hands, stock = random_position(seed, policy, rules)
+        pos2, _, _ = random_position(seed, policy, rules)
         known = with_public_history(pos, hands, seed)
         with_public_history(pos2, hands, seed)
         rearrange_hidden(pos2, hands, stock, seed, known)
@@ -96,3 +97,10 @@ def hidden_cards_never_matter(policy, seeds, play=None):
 def test_turn_does_not_depend_on_hidden_cards(policy):
     """Every policy and parameter set: a seat's turn sees only what RULES.md 0.1 allows."""
     assert hidden_cards_never_matter(policy, 150) > 100   # the rearrangement moved cards
+
+
+@pytest.mark.parametrize("policy", POLICIES[:6])
+def test_cutthroat_turn_does_not_depend_on_hidden_cards(policy):
+    """Cutthroat (docs/cutthroat.md): roles and sides are public, hands are not, also
+    between partners; before and after the partnership forms."""
+    assert hidden_cards_never_matter(policy, 120, rules="cutthroat") > 80

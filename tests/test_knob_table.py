@@ -47,7 +47,7 @@ def test_rows_are_well_formed():
         assert row.type in (knobs.BOOL, knobs.INT, knobs.INT_OR_NONE, knobs.ENUM,
                             knobs.MELD_TABLE), row.name
         assert row.meaning and row.sources and "\n" not in row.meaning + row.sources, row.name
-        assert all(re.fullmatch(r"R\d{1,2}", r) for r in row.rule_ids), row.name
+        assert all(re.fullmatch(r"R\d{1,2}|C\d{1,2}a?", r) for r in row.rule_ids), row.name
         assert not re.search(r"\bR\d", row.meaning), f"{row.name}: rule IDs go in rule_ids"
         if row.type == knobs.ENUM:
             assert row.values and len(set(row.values)) == len(row.values), row.name

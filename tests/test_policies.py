@@ -45,6 +45,8 @@ def test_greedy_meld_step_is_a_best_scored_legal_option(scores):
         for side in (0, 1):
             pos.S.sidev[side, slots.SIDE_MINIMUM] = int(np.select([scores[side] < 0, scores[side] < 1500,
                                                scores[side] < 3000], [15, 50, 90], 120))
+        for seat in range(pos.rules.num_players):            # each seat's own minimum (R27)
+            pos.S.seatv[seat, slots.SEAT_MINIMUM] = pos.S.sidev[seat % 2, slots.SIDE_MINIMUM]
         pos.begin(0)
         (kind, rank, nat, de, jo), opts = greedy_step_and_options(pos)
         if kind < 0:

@@ -33,7 +33,9 @@ def test_results_table_columns_and_types():
         "dealer", "end_reason", "out_seat", "concealed", "turns", "stock_left",
         "upcards_turned"]
     sides = [f"s{k}_{f}" for k in range(3) for f in layout.SIDE_FIELDS]
-    assert table.column_names == head + sides
+    cutthroat = ["lone_seat", "formed_by"] + [f"s{k}_role" for k in range(3)]
+    assert table.column_names == head + sides + cutthroat
+    assert table["lone_seat"].null_count == 5                   # not a cutthroat rule set
     assert table["deal"].to_pylist() == [10, 11, 12, 13, 14]
     assert table["end_reason"].to_pylist() == ["out", "stock", "out", "stock", "out"]
     assert pa.types.is_dictionary(table["rules"].type)

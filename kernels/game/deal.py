@@ -13,6 +13,9 @@ from .rng import (
 )
 from .rules_nb import Red3Timing
 from .slots import (
+    SEAT_MINIMUM,
+    SEAT_RED3,
+    SEAT_RED3_DEALT,
     SIDE_MINIMUM,
     SIDE_RED3,
     SIDE_RED3_DEALT,
@@ -21,9 +24,12 @@ from .slots import (
     ST_DEALER,
     ST_DECK_N,
     ST_FREEZERS,
+    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
+    ST_PART_SIDE,
     ST_PILE_N,
+    ST_SIDE_OF,
     ST_STOCK_POS,
     ST_TRACE_ON,
     ST_UPCARDS,
@@ -111,6 +117,7 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     hands = S.hands
     deck = S.deck
     st = S.st
+    seatv = S.seatv
     sidev = S.sidev
     rng = S.rng
     reset_state_nb(S)
@@ -118,6 +125,10 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     n = rules.num_players
     st[ST_NSEATS] = n
     st[ST_NSIDES] = rules.num_sides
+    st[ST_LONE] = -1                                                  # C1: no lone hand yet
+    st[ST_PART_SIDE] = -1
+    for s in range(n):
+        st[ST_SIDE_OF + s] = s % rules.num_sides                      # R1: sides alternate
     size = build_deck_nb(rules, deck)
     st[ST_DECK_N] = size
     shuffle_nb(deck, size, rng)
@@ -135,7 +146,10 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
         sidev[k, SIDE_MINIMUM] = initial_minimum_nb(rules, scores_before[k])   # R27
     trace_start_nb(rules, S, buf, dealer, dealt)
     for s in range(n):
-        sidev[side_of_nb(st, s), SIDE_RED3_DEALT] += hands[s, RED3]
+        side = side_of_nb(st, s)
+        seatv[s, SEAT_MINIMUM] = sidev[side, SIDE_MINIMUM]           # R27; C9 own score
+        sidev[side, SIDE_RED3_DEALT] += hands[s, RED3]
+        seatv[s, SEAT_RED3_DEALT] = hands[s, RED3]                    # C4
     if rules.red3_replacement_timing == Red3Timing.AFTER_DEAL:
         for i in range(n):                                            # R9
             seat = (dealer + 1 + i) % n
@@ -173,6 +187,7 @@ def place_red3s_nb(S, buf, seat, source):
     while hands[seat, RED3] > 0:
         hands[seat, RED3] -= 1
         sidev[side, SIDE_RED3] += 1
+        S.seatv[seat, SEAT_RED3] += 1                                 # C4: the seat's own
         card = draw_card_nb(deck, st)
         if card >= 0:
             hands[seat, card] += 1

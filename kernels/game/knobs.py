@@ -79,10 +79,10 @@ KNOB_TABLE = (
     Knob("team_layout", ENUM, "2x2",
          meaning="how the players form sides: 2x2 partnerships, solo players, two sides of three "
                  "(2x3) or three sides of two (3x2)", rule_ids=(),
-         sources="2x2 classic; solo for 2 and 3 players; 2x3 and 3x2 for six (RG); cutthroat3 "
-                 "(RG) is not supported",
+         sources="2x2 classic; solo for 2 and 3 players; 2x3 and 3x2 for six (RG); cutthroat3, "
+                 "three players whose sides form mid-deal (BIC, RG; docs/cutthroat.md)",
          values=("2x2", "solo", "2x3", "3x2", "cutthroat3"),
-         supported=("2x2", "solo", "2x3", "3x2"), kernel=("num_sides",)),
+         kernel=("num_sides", "cutthroat")),
     Knob("num_packs", INT, 2,
          meaning="52-card packs in the deck", rule_ids=(),
          sources="2 classic; 3 for six players (RG)",
@@ -245,4 +245,29 @@ KNOB_TABLE = (
          sources="after_deal classic; first_turn changes only when the cards are seen, never "
                  "the odds",
          values=("after_deal", "first_turn"), enum="Red3Timing"),
+    Knob("draw2_last_red3", ENUM, "r47",
+         meaning="a red three among the last stock cards of a draw of two: r47 ends the deal; "
+                 "one_card_draw lays it unreplaced and the other card is the draw",
+         rule_ids=("R47", "C3a"),
+         sources="r47 (the engine's reading of R47); one_card_draw (PAG's two-player rule)",
+         values=("r47", "one_card_draw"), enum="LastRed3"),
+    Knob("cutthroat_stock_end", ENUM, "after_last_discard",
+         meaning="cutthroat3 only: the deal ends after the turn of the player who drew the last "
+                 "stock card, or play goes on after the stock as in classic",
+         rule_ids=("C16",),
+         sources="after_last_discard (BIC, RG); classic_r49 (LR, PAG second-hand)",
+         values=("after_last_discard", "classic_r49"), enum="StockEnd"),
+    Knob("cutthroat_same_rank_melds", ENUM, "separate",
+         meaning="cutthroat3 only: two partners' melds of one rank at formation stay separate, "
+                 "or merge where the result is a legal meld",
+         rule_ids=("C7",),
+         sources="separate (no source; PAG-based implementer); merge",
+         values=("separate", "merge"), enum="SameRank"),
+    Knob("cutthroat_partner_share", ENUM, "full",
+         meaning="cutthroat3 only: each partner scores the whole partnership total, or half of "
+                 "it rounded down to a multiple of 5",
+         rule_ids=("C13",),
+         sources="full (BIC, RG, LR); half (house rules)",
+         values=("full", "half"), enum="Share"),
 )
+CUTTHROAT_KNOBS = ("cutthroat_stock_end", "cutthroat_same_rank_melds", "cutthroat_partner_share")

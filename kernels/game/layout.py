@@ -34,7 +34,16 @@ S_OUT_BONUS = 8
 S_HAND = 9
 S_MELDED = 10
 S_PILE_TAKES = 11
-NCOLS = SIDE_BASE + SIDE_STRIDE * MAX_SIDES
+# cutthroat3 (docs/cutthroat.md): side k's columns are seat k's (its own red threes, its deal
+# score; the other items those of the side it ended the deal in), and two deal columns follow
+COL_LONE_SEAT = SIDE_BASE + SIDE_STRIDE * MAX_SIDES      # the lone hand, -1 if none (C5, C6)
+COL_FORMED_BY = COL_LONE_SEAT + 1                        # FORMED_* (C5, C6, C14)
+NCOLS = COL_FORMED_BY + 1
+CLASSIC_NCOLS = COL_LONE_SEAT    # the columns every layout fills; the two above are cutthroat's
+FORMED_NONE = 0
+FORMED_TAKE = 1
+FORMED_OUT = 2
+FORMED_BY = ("none", "take", "going_out")
 SIDE_FIELDS = ("score", "melds", "natural", "mixed", "canasta_bonus", "red3", "red3_dealt",
                "red3_points", "out_bonus", "hand", "melded", "pile_takes")
 
@@ -49,13 +58,16 @@ EV_UPCARD = 2       # cards turned
 EV_RED3 = 3         # a = source (RED3_FROM_*), b = replacement kind or -1
 EV_DRAW = 4         # cards drawn
 EV_TAKE = 5         # a = pile size, b = number of take melds; cards = pile, then per meld
-                    # rank, count, cards
-EV_MELD = 6         # a = rank; cards placed
+                    # rank (+ OWNER_STRIDE x (1 + owner) as for EV_MELD's b), count, cards
+OWNER_STRIDE = 32
+EV_MELD = 6         # a = rank, b = 1 + the seat whose meld gets them where the side holds
+                    # two of the rank (cutthroat3, C7), else 0; cards placed
 EV_ASK = 7          # a = answer (0/1)
 EV_DISCARD = 8      # a = card
 EV_OUT = 9          # a = concealed (0/1)
 EV_END = 10         # a = END_OUT / END_STOCK
 EV_DECISION = 11    # a = decision kind, b = option chosen; cards = the options (decision log)
+EV_PARTNERSHIP = 12  # seat = the lone hand, a = FORMED_*; cards = the ranks merged (C5-C7)
 EV_HEADER = 5       # ints before the card list
 RED3_FROM_DEAL = 0
 RED3_FROM_STOCK = 1

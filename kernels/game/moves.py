@@ -9,6 +9,7 @@ import numpy as np
 from ..jit import kernel, turn_step
 from .bits import bit_count_nb
 from .cards import BLACK3, DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
+from .cutthroat import form_by_out_nb, forms_partnership_nb, meld_owner_code_nb
 from .deal import draw_card_nb, place_red3s_nb
 from .layout import (
     END_OUT,
@@ -18,6 +19,7 @@ from .layout import (
     EV_OUT,
     EV_RED3,
     EV_TAKE,
+    OWNER_STRIDE,
     RED3_FROM_DEAL,
     RED3_FROM_PILE,
     RED3_FROM_STOCK,
@@ -26,7 +28,7 @@ from .options import (
     place_cards_nb,
 )
 from .plans import PLAN_META, concealment_open_nb
-from .rules_nb import Red3Timing
+from .rules_nb import LastRed3, Red3Timing, StockEnd
 from .slots import (
     M_COLS,
     M_DEUCE,
@@ -37,17 +39,19 @@ from .slots import (
     SEAT_KNOWN,
     SEAT_LAST_DISCARD,
     SEAT_MELDED_BEFORE,
+    SEAT_MINIMUM,
+    SEAT_RED3,
     SIDE_CONCEALED_CANASTAS,
     SIDE_MELDED,
-    SIDE_MINIMUM,
     SIDE_RED3,
     ST_CONCEALED,
+    ST_DECK_N,
     ST_END_REASON,
     ST_FREEZERS,
     ST_NSEATS,
-    ST_NSIDES,
     ST_OUT_SEAT,
     ST_PILE_N,
+    ST_STOCK_POS,
     ST_TURN_ADDED_PRE,
     ST_TURN_ASK,
     ST_TURN_COUNT,
@@ -81,7 +85,7 @@ DEAL_OVER = 1
 SAVE_KNOWN = 2 * NKINDS    # WS_SAVE_HAND columns from here: the seat's known cards
 
 @turn_step
-def begin_turn_nb(st, sidev, melds, seat, take):
+def begin_turn_nb(st, seatv, sidev, melds, seat, take):
     """Reset the turn record for ``seat`` (R11) before its draw phase."""
     side = side_of_nb(st, seat)
     st[ST_TURN_SEAT] = seat
@@ -89,7 +93,7 @@ def begin_turn_nb(st, sidev, melds, seat, take):
     st[ST_TURN_ASK] = -1
     st[ST_TURN_COUNT] = 0
     st[ST_TURN_NEEDS_MIN] = 1 if sidev[side, SIDE_MELDED] == 0 else 0    # R26
-    st[ST_TURN_MIN] = sidev[side, SIDE_MINIMUM]
+    st[ST_TURN_MIN] = seatv[seat, SEAT_MINIMUM]               # R27; C9: his own score
     pre = 0
     for r in range(MELD_KINDS):                   # without branches: one pass of the sizes
         pre |= np.int64(meld_size_nb(melds, side, r) > 0) << r
@@ -140,6 +144,8 @@ def go_out_nb(rules, S, buf, seat):
     st[ST_CONCEALED] = 1 if concealed else 0
     st[ST_END_REASON] = END_OUT
     ev_simple_nb(st, buf, EV_OUT, seat, 1 if concealed else 0, 0)
+    if forms_partnership_nb(rules, st):
+        form_by_out_nb(rules, S, buf, seat)                           # C6
     end_turn_nb(rules, st, seatv, sidev, melds, seat)
     return DEAL_OVER
 
@@ -170,6 +176,7 @@ def draw_from_stock_nb(rules, S, buf, seat):
     deck = S.deck
     st = S.st
     pos = ev_begin_nb(st, buf, EV_DRAW, seat, 0, 0)
+    before = hand_size_nb(hands, seat)
     for _ in range(rules.draw_count):
         card = draw_card_nb(deck, st)
         if card < 0:
@@ -177,7 +184,10 @@ def draw_from_stock_nb(rules, S, buf, seat):
         hands[seat, card] += 1
         ev_push_nb(st, buf, pos, card)
     if hands[seat, RED3] > 0 and place_red3s_nb(S, buf, seat, RED3_FROM_STOCK):
-        st[ST_TURN_LAST_RED3] = 1                                      # R47, R48
+        # C3a: with one_card_draw a draw that brought any other card (every red three has
+        # left the hand, so the hand grew) is that card's draw, and the turn goes on
+        if rules.draw2_last_red3 == LastRed3.R47 or hand_size_nb(hands, seat) == before:
+            st[ST_TURN_LAST_RED3] = 1                                  # R47, R48
 
 
 @turn_step
@@ -237,12 +247,13 @@ def trace_take_nb(S, buf, seat, top, taken, order, n_order):
     pos = ev_begin_nb(st, buf, EV_TAKE, seat, n_pile, n_order)
     if pos < 0:
         return
+    side = side_of_nb(st, seat)
     for i in range(n_pile):
         ev_push_nb(st, buf, pos, pile[i])
     for m in range(n_order):
         r = order[m]
         size = taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER]
-        ev_push_nb(st, buf, pos, r)
+        ev_push_nb(st, buf, pos, r + OWNER_STRIDE * meld_owner_code_nb(st, S.melds, side, r))
         ev_push_nb(st, buf, pos, size + (1 if m == 0 else 0))
         if m == 0:
             ev_push_nb(st, buf, pos, top)
@@ -275,13 +286,22 @@ def join_pile_nb(S, buf, seat):
     st[ST_FREEZERS] = 0
     for _ in range(reds):
         sidev[side, SIDE_RED3] += 1
+        seatv[seat, SEAT_RED3] += 1                                    # C4: the seat's own
         ev_simple_nb(st, buf, EV_RED3, seat, RED3_FROM_PILE, -1)
 
 
 @kernel
 def partner_of_nb(st, seat):
-    """The partner asked for permission: the next seat of the same side clockwise."""
-    return (seat + st[ST_NSIDES]) % st[ST_NSEATS]
+    """The partner asked for permission: the next seat of the same side clockwise (R42; in
+    cutthroat3 the other partner, C15).  ``seat`` itself when it has none."""
+    n = st[ST_NSEATS]
+    side = side_of_nb(st, seat)
+    other = seat
+    for i in range(n - 1, 0, -1):              # seat - 1, ..., seat + 1: the first clockwise wins
+        s = (seat + i) % n
+        if side_of_nb(st, s) == side:
+            other = s
+    return other
 
 
 @kernel
@@ -355,4 +375,7 @@ def finish_discard_nb(rules, S, buf, seat, card):
     if hand_size_nb(hands, seat) == 0:
         return go_out_nb(rules, S, buf, seat)
     end_turn_nb(rules, st, seatv, sidev, melds, seat)
+    if st[ST_STOCK_POS] >= st[ST_DECK_N] and rules.cutthroat == 1 \
+            and rules.cutthroat_stock_end == StockEnd.AFTER_LAST_DISCARD:
+        return stock_ends_deal_nb(rules, S, seat)      # C16: after the last drawer's turn
     return CONTINUE

@@ -16,6 +16,7 @@ import numpy as np
 from ..jit import kernel, one_step
 from .bits import lowest_bit_nb
 from .cards import DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .cutthroat import canastas_needed_nb, meld_owner_code_nb
 from .layout import EV_MELD
 from .plans import (
     PLAN_META,
@@ -206,7 +207,8 @@ def after_join_can_end_nb(rules, st, seatv, hand_row, melds, pile, seat, h, rest
     if h + rest >= 2:
         return True
     if h + rest == 0:
-        return canastas_nb(melds, side_of_nb(st, seat)) >= rules.canastas_to_go_out
+        side = side_of_nb(st, seat)
+        return canastas_nb(melds, side) >= canastas_needed_nb(rules, st, side)    # R40, C11
     add_pile_rest_nb(st, pile, hand_row, 1)
     ok = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, False, True, True, plans,
                          ws) > 0
@@ -439,7 +441,8 @@ def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, 
     if rank >= FIRST_NATURAL:
         sidev[side, SIDE_MELDED] = 1              # R26 (red threes never count, R24)
     if trace:
-        pos = ev_begin_nb(st, buf, EV_MELD, seat, rank, 0)
+        pos = ev_begin_nb(st, buf, EV_MELD, seat, rank,
+                          meld_owner_code_nb(st, melds, side, rank))          # C7
         for _ in range(nat):
             ev_push_nb(st, buf, pos, rank)
         for _ in range(deuce):
@@ -631,7 +634,7 @@ def forced_take_due_nb(rules, S, seat):
         have = canastas_nb(melds, side)
         if meld_size_nb(melds, side, top) == 6:
             have += 1
-        return have >= rules.canastas_to_go_out
+        return have >= canastas_needed_nb(rules, st, side)              # R40, C11
     return True
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from ..jit import kernel, one_step
 from .bits import bit_count_nb, lowest_bit_nb
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .cutthroat import canastas_needed_nb
 from .rules_nb import Ask
 from .slots import (
     M_DEUCE,
@@ -27,6 +28,7 @@ from .slots import (
     M_NAT,
     SEAT_MELDED_BEFORE,
     ST_CHECK_FAILS,
+    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
     ST_TURN_ADDED_PRE,
@@ -37,6 +39,7 @@ from .slots import (
     ST_TURN_NEEDS_MIN,
     ST_TURN_NEW_RANKS,
     ST_TURN_PRE_RANKS,
+    ST_TURN_SEAT,
     ST_TURN_TAKE,
     WS_HAND,
     WS_PLAN_DFS,
@@ -75,12 +78,14 @@ PD_CHOICE = 0
 PD_LO = 16
 PD_HI = 32
 PD_JOINING = 48                  # 1 + kind of the one card still to join the hand, or 0
+PD_NEED = 49                     # canastas the side needs on its main melds (R40, C11)
 
 
 @kernel
-def has_partner_nb(st):
-    """True when the seat's side has more than one seat (R42 needs a partner)."""
-    return st[ST_NSEATS] > st[ST_NSIDES]
+def has_partner_nb(st, seat):
+    """True when ``seat``'s side has more than one seat (R42 needs a partner): in cutthroat3
+    only a partner's, after formation (C15)."""
+    return st[ST_NSEATS] > st[ST_NSIDES] and seat != st[ST_LONE]
 
 
 @kernel
@@ -92,7 +97,7 @@ def going_out_open_nb(rules, st):
         return False
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return False
-    if (rules.ask_permission == Ask.REQUIRED and has_partner_nb(st)
+    if (rules.ask_permission == Ask.REQUIRED and has_partner_nb(st, st[ST_TURN_SEAT])
             and st[ST_TURN_TAKE] == 0 and st[ST_TURN_ASK] != 1):
         return False
     return True
@@ -212,7 +217,9 @@ def go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, count_cards, discar
     if st[ST_TURN_LAST_RED3] == 1:
         discard_ok = False                           # R47: no discard follows
     stray, stray_kind = unmeldable_cards_nb(rules, hand_row, melds, side)
+    need = canastas_needed_nb(rules, st, side)                        # R40, C11
     reach = canastas_within_reach_nb(hand_row, melds, side) if stray <= 1 else 0
+    reach += rules.canastas_to_go_out - need
     if survey_rules_out_nb(rules, stray, reach) or (stray > 0 and not discard_ok):
         return 0
     if wilds_fall_short_nb(rules, hand_row, melds, side, stray == 0 and discard_ok):
@@ -221,6 +228,7 @@ def go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, count_cards, discar
     for k in range(NKINDS):
         hv[k] = hand_row[k]
     ws[WS_PLAN_DFS, PD_JOINING] = 0
+    ws[WS_PLAN_DFS, PD_NEED] = need
     n = 0
     for i in range(NKINDS):
         d = discard_candidate_nb(i)
@@ -255,6 +263,7 @@ def go_out_after_whole_take_nb(rules, st, seatv, hand_row, melds, seat, joining,
     if b3 > 0 or hv[RED3] > 0:
         return False                  # black threes can go down only in the going-out plan
     ws[WS_PLAN_DFS, PD_JOINING] = joining + 1
+    ws[WS_PLAN_DFS, PD_NEED] = canastas_needed_nb(rules, st, side)   # R40, C11
     value = 0
     for k in range(FIRST_NATURAL, NKINDS):
         value += hv[k] * card_value_nb(rules, k)
@@ -475,7 +484,7 @@ def record_plan_nb(rules, st, hv, n_melds, concealable, count_ok, discard, value
         for m in range(n_melds):
             if po[4 * (MAX_CHOICES * m + dfs[PD_CHOICE + m]) + PO_CAT] == CAT_SIX:
                 completed = 1
-    if naturals + mixed + completed < rules.canastas_to_go_out:
+    if naturals + mixed + completed < ws[WS_PLAN_DFS, PD_NEED]:
         return n                                                          # R40
     concealed = concealable and not touched and own_mask != 0            # R44
     if not count_ok and not concealed:

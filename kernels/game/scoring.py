@@ -1,18 +1,25 @@
-"""Scoring a deal (R51-R57), and the card-conservation check (R2) the soaks rely on."""
+"""Scoring a deal (R51-R57; cutthroat3 per seat, C12-C14), and the card-conservation check
+(R2) the soaks rely on."""
 
 from ..jit import kernel
 from .cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from .cutthroat import lower_partner_nb
 from .layout import (
     COL_CHECK_FAILS,
     COL_CONCEALED,
     COL_DEALER,
     COL_END_REASON,
+    COL_FORMED_BY,
+    COL_LONE_SEAT,
     COL_OUT_SEAT,
     COL_STOCK_LEFT,
     COL_TRACE_OVERFLOW,
     COL_TURNS,
     COL_UPCARDS,
     END_OUT,
+    FORMED_OUT,
+    FORMED_TAKE,
+    MAX_SIDES,
     S_CANASTA_BONUS,
     S_HAND,
     S_MELDED,
@@ -28,11 +35,14 @@ from .layout import (
     SIDE_BASE,
     SIDE_STRIDE,
 )
-from .rules_nb import Red3Requires
+from .rules_nb import Red3Requires, Share
 from .slots import (
+    DUP_ROW,
     M_DEUCE,
     M_JOKER,
     M_NAT,
+    SEAT_RED3,
+    SEAT_RED3_DEALT,
     SIDE_CONCEALED_CANASTAS,
     SIDE_MELDED,
     SIDE_PILE_TAKES,
@@ -43,9 +53,12 @@ from .slots import (
     ST_DEALER,
     ST_DECK_N,
     ST_END_REASON,
+    ST_FORMED_BY,
+    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
     ST_OUT_SEAT,
+    ST_PART_SIDE,
     ST_PILE_N,
     ST_STOCK_POS,
     ST_TRACE_OVERFLOW,
@@ -53,6 +66,7 @@ from .slots import (
     ST_UPCARDS,
     WS_CHECK_HAVE,
     WS_CHECK_WANT,
+    WS_SCORES,
 )
 from .state import (
     card_value_nb,
@@ -78,6 +92,11 @@ def score_deal_nb(rules, S, row):
     row[COL_UPCARDS] = st[ST_UPCARDS]
     row[COL_TRACE_OVERFLOW] = st[ST_TRACE_OVERFLOW]
     row[COL_CHECK_FAILS] = st[ST_CHECK_FAILS]
+    row[COL_LONE_SEAT] = st[ST_LONE]
+    row[COL_FORMED_BY] = st[ST_FORMED_BY]
+    if rules.cutthroat == 1:
+        score_cutthroat_nb(rules, S, row)
+        return
     for side in range(st[ST_NSIDES]):
         score_side_nb(rules, S, side, row[SIDE_BASE + SIDE_STRIDE * side:
                                           SIDE_BASE + SIDE_STRIDE * (side + 1)])
@@ -135,6 +154,63 @@ def score_side_nb(rules, S, side, out):
 
 
 @kernel
+def row_group_nb(st, r):
+    """cutthroat3: the group (a meld row standing for a player or the partnership) whose
+    items meld row ``r`` counts for at the end of the deal (C13, C14)."""
+    if st[ST_FORMED_BY] == FORMED_TAKE:
+        return st[ST_PART_SIDE] if r == DUP_ROW else r     # renumbered at formation
+    lone = st[ST_LONE]
+    if st[ST_FORMED_BY] == FORMED_OUT and r != lone:
+        return lower_partner_nb(lone)                      # C6: rows are still seats
+    return r
+
+
+@kernel
+def seat_group_nb(st, seat):
+    """cutthroat3: the group of ``seat`` at the end of the deal (see :func:`row_group_nb`)."""
+    if st[ST_FORMED_BY] == FORMED_TAKE:
+        return side_of_nb(st, seat)
+    return row_group_nb(st, seat)
+
+
+@kernel
+def score_cutthroat_nb(rules, S, row):
+    """C12-C14: side k's columns are seat k's.  The side items (melds, canastas, going out,
+    hands, melded, pile takes) are those of the group the seat ended in, summed over its meld
+    rows; the red threes are the seat's own (C4, C12); the score is the group's total less
+    red threes (halved for partners under ``half``, C13) plus the seat's red-three item."""
+    st = S.st
+    seatv = S.seatv
+    items = S.ws[WS_SCORES]
+    for r in range(MAX_SIDES):
+        score_side_nb(rules, S, r, items[SIDE_STRIDE * r: SIDE_STRIDE * (r + 1)])
+    for seat in range(3):
+        g = seat_group_nb(st, seat)
+        out = row[SIDE_BASE + SIDE_STRIDE * seat: SIDE_BASE + SIDE_STRIDE * (seat + 1)]
+        for r in range(MAX_SIDES):
+            if row_group_nb(st, r) == g:
+                base = SIDE_STRIDE * r
+                for f in (S_MELDS, S_NATURAL, S_MIXED, S_CANASTA_BONUS, S_OUT_BONUS, S_HAND,
+                          S_PILE_TAKES):
+                    out[f] += items[base + f]
+                out[S_MELDED] = max(out[S_MELDED], items[base + S_MELDED])
+        share = out[S_MELDS] + out[S_CANASTA_BONUS] + out[S_OUT_BONUS] + out[S_HAND]
+        if st[ST_LONE] >= 0 and seat != st[ST_LONE] and rules.cutthroat_partner_share == Share.HALF:
+            share = 5 * (share // 10)                          # C13: T/2 down to a 5
+        if rules.red3_positive_requires == Red3Requires.CANASTA:
+            positive = out[S_NATURAL] + out[S_MIXED] > 0
+        else:
+            positive = out[S_MELDED] == 1
+        red3 = red3_points_nb(rules, seatv[seat, SEAT_RED3])                  # C12
+        if not positive:
+            red3 = -red3 if rules.red3_negative_if_unmelded == 1 else 0       # R57
+        out[S_RED3] = seatv[seat, SEAT_RED3]
+        out[S_RED3_DEALT] = seatv[seat, SEAT_RED3_DEALT]
+        out[S_RED3_POINTS] = red3
+        out[S_SCORE] = share + red3
+
+
+@kernel
 def cards_conserved_nb(rules, S):
     """R2: hands, melds, pile, stock and red-three areas hold exactly the deck (and every
     meld's size column agrees with its cards)."""
@@ -150,7 +226,7 @@ def cards_conserved_nb(rules, S):
     for s in range(st[ST_NSEATS]):
         for k in range(NKINDS):
             have[k] += hands[s, k]
-    for side in range(st[ST_NSIDES]):
+    for side in range(MAX_SIDES):          # every row: a cutthroat3 partnership's second melds
         have[RED3] += sidev[side, SIDE_RED3]
         for r in range(BLACK3, NKINDS):
             have[r] += melds[side, M_NAT, r]

@@ -10,6 +10,7 @@ checks that the map and the arrays agree.
 from typing import NamedTuple
 
 from .cards import NKINDS
+from .layout import MAX_SEATS
 
 
 class Slot(NamedTuple):
@@ -84,7 +85,19 @@ ST_SLOTS = declare(globals(), "NST", (
     Slot("ST_CHECK_ON", 1, "check card conservation after every turn", "0/1", "R2"),
     Slot("ST_CHECK_FAILS", 1, "turns after which conservation failed", "0..", "R2"),
     Slot(None, 1, "unused", "", ""),
+    Slot("ST_SIDE_OF", MAX_SEATS, "the side of each seat (state.side_of_nb): s % sides at the "
+                                  "deal; in cutthroat3 the partners share one from formation",
+         "0..sides-1", "R1, C5"),
+    Slot("ST_LONE", 1, "cutthroat3: the lone hand's seat, -1 before formation", "-1..2",
+         "C5, C6"),
+    Slot("ST_FORMED_BY", 1, "cutthroat3: how the partnership formed", "layout.FORMED_*",
+         "C5, C6"),
+    Slot("ST_PART_SIDE", 1, "cutthroat3: the partnership's side after a take formed it, else -1",
+         "-1..1", "C5, C7"),
+    Slot("ST_DUP_CANASTAS", 1, "cutthroat3: canastas among the second melds of a rank the "
+                               "partnership holds (the meld row DUP_ROW)", "0..", "C7, C11"),
 ))
+DUP_ROW = 2     # cutthroat3 after formation by a take: the higher partner's second melds (C7)
 # ST_TURN_OUT_CHOICE values: how a club player's going-out wish and question are decided this
 # turn (kernels/players/club.py go_out_wanted_nb, asks_partner_nb).  Only the search player sets
 # one other than OUT_OWN; every turn begins with OUT_OWN (moves.begin_turn_nb).
@@ -102,6 +115,10 @@ SEAT_SLOTS = declare(globals(), "NSEATV", (
                                  "first", "0..NKINDS", "0.1"),
     Slot("SEAT_KNOWN", NKINDS, "public, + kind: cards the seat took with the pile and still "
                                "holds", "0..", "0.1, R36"),
+    Slot("SEAT_MINIMUM", 1, "the seat's own initial-meld minimum (its side's, but in cutthroat3 "
+                            "from its own score)", "0..", "R27, C9"),
+    Slot("SEAT_RED3", 1, "red threes the seat laid in front of itself", "0..", "R13, C4"),
+    Slot("SEAT_RED3_DEALT", 1, "of them, dealt in its hand", "0..", "R9, C4"),
 ))
 # ``S.sidev[side, i]``: per-side scalars.
 SIDE_SLOTS = declare(globals(), "NSIDEV", (

@@ -42,8 +42,8 @@ from .slots import (
     NSEATV,
     NSIDEV,
     NST,
-    ST_NSIDES,
     ST_PILE_N,
+    ST_SIDE_OF,
     WS_COLS,
     WS_ROWS,
 )
@@ -167,14 +167,11 @@ def pile_rest_nb(st, pile):
 
 @one_step
 def side_of_nb(st, seat):
-    """Side of a seat: sides sit alternately, side k = seats s with s % sides == k (R1, 2.11).
-    A table has two or three sides and at most MAX_SEATS = 6 seats, so every seat of it is
-    below 3 * sides and two conditional subtractions find the remainder, without an integer
-    division (which costs more than most of its callers).  (``seat`` must be a seat of the
-    table: 0 <= seat < ST_NSEATS.)"""
-    n = st[ST_NSIDES]
-    side = seat - n if seat >= n else seat
-    return side - n if side >= n else side
+    """Side of a seat, from the seat-to-side map ``ST_SIDE_OF`` (R1, 2.11): sides sit
+    alternately at the deal, side k = seats s with s % sides == k (deal.deal_nb fills it);
+    in cutthroat3 the two partners share one side from formation on (C5, game/cutthroat.py).
+    (``seat`` must be a seat of the table: 0 <= seat < ST_NSEATS.)"""
+    return st[ST_SIDE_OF + seat]
 
 
 @kernel

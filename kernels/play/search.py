@@ -36,6 +36,7 @@ of the same numba types as a deal state, so rollouts run the engine's one compil
 import numpy as np
 
 from ..game.cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
+from ..game.cutthroat import forms_partnership_nb
 from ..game.deal import shuffle_nb
 from ..game.layout import (
     MAX_CARDS,
@@ -84,6 +85,7 @@ from ..game.slots import (
     ST_TRACE_ON,
     ST_TURN_LAST_RED3,
     ST_TURN_OUT_CHOICE,
+    ST_TURN_SEAT,
     ST_TURN_TAKE,
     ST_TURNS,
     WS_ROWS,
@@ -100,6 +102,7 @@ from ..game.state import (
 )
 from ..jit import entry, kernel, level, one_step
 from ..players.club import (
+    LONE_PILE_FACTOR,
     P_MIN_PILE_TAKE,
     asks_partner_nb,
     club_discard_nb,
@@ -400,9 +403,16 @@ def play_out_nb(rules, W, buf, seat, table):
 @kernel
 def margin_nb(rules, W, seat, row):
     """The ended deal in ``W``, scored (R51-R57): the seat's side's deal score less the best
-    other side's."""
+    other side's (cutthroat: the seat's own score less the best other seat's, C13)."""
     score_deal_nb(rules, W, row)
     st = W.st
+    if rules.cutthroat == 1:
+        mine = row[SIDE_BASE + SIDE_STRIDE * seat + S_SCORE]
+        best = -10 ** 9
+        for k in range(3):
+            if k != seat:
+                best = max(best, row[SIDE_BASE + SIDE_STRIDE * k + S_SCORE])
+        return mine - best
     side = side_of_nb(st, seat)
     mine = row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]
     best = -10 ** 9
@@ -518,15 +528,18 @@ def search_take_nb(rules, S, buf, seat, q, rollouts):
     ws = S.ws
     if not pile_top_takeable_nb(st, hands, melds, pile, seat):
         return -1.0
-    begin_turn_nb(st, sidev, melds, seat, 1)             # as draw_phase_nb does (R11)
+    begin_turn_nb(st, S.seatv, sidev, melds, seat, 1)             # as draw_phase_nb does (R11)
     if st[ST_STOCK_POS] >= st[ST_DECK_N] and forced_take_due_nb(rules, S, seat):
         return -1.0                                       # R49: the take is forced
     k, d, j = greedy_take_nb(rules, st, seatv, sidev, hands[seat], melds, pile, seat,
                              rollouts.plan, ws)
-    if k < 0 or d + j == 0:
-        return -1.0
+    if k < 0 or (d + j == 0 and not forms_partnership_nb(rules, st)):
+        return -1.0                      # cutthroat: the first take (the lone hand) is searched
     cands = ws[R_STATS, AT:AT + 2]                        # the blueprint's choice first
-    takes = st[ST_PILE_N] >= EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+    need = EXPERT_DEFAULTS[P_MIN_PILE_TAKE]
+    if forms_partnership_nb(rules, st):
+        need = LONE_PILE_FACTOR * need        # C5: club.take_needs_nb's lone-hand threshold
+    takes = st[ST_PILE_N] >= need
     cands[0] = int(TAKE_ALWAYS if takes else TAKE_NEVER)
     cands[1] = int(TAKE_NEVER if takes else TAKE_ALWAYS)
     if rollout_choice_nb(rules, S, buf, seat, q, DEC_DRAW, cands, 2, rollouts) == 1:
@@ -614,7 +627,8 @@ def out_open_nb(rules, S, seat, plan):
 def may_ask_nb(rules, st):
     """Whether the seat may ask its partner this turn (R42): a turn begun with a draw, a
     partner, and asking not ruled out."""
-    return st[ST_TURN_TAKE] == 0 and rules.ask_permission != Ask.NEVER and has_partner_nb(st)
+    return st[ST_TURN_TAKE] == 0 and rules.ask_permission != Ask.NEVER and \
+        has_partner_nb(st, st[ST_TURN_SEAT])
 
 
 @kernel

@@ -4,6 +4,7 @@
 search rollout goes through.
 """
 
+from ..game.cutthroat import form_by_take_nb, forms_partnership_nb
 from ..game.layout import (
     EV_ASK,
 )
@@ -98,7 +99,7 @@ def draw_phase_nb(rules, S, buf, seat, table):
     st = S.st
     sidev = S.sidev
     stock_gone = st[ST_STOCK_POS] >= st[ST_DECK_N]
-    begin_turn_nb(st, sidev, melds, seat, 1)
+    begin_turn_nb(st, S.seatv, sidev, melds, seat, 1)
     k, d, j = choose_take_nb(rules, S, buf, seat, table, stock_gone)
     if k >= 0:
         st[ST_TURNS] += 1
@@ -159,8 +160,10 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, table):
         st[ST_TURN_NEEDS_MIN] = 0                                 # R29
     st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(melds, side) & ~st[ST_TURN_PRE_RANKS]  # 2.11
     trace_take_nb(S, buf, seat, top, taken, order, n_order)
+    if forms_partnership_nb(rules, st):
+        form_by_take_nb(rules, S, buf, seat)          # C5: the first take; sides renumbered
     join_pile_nb(S, buf, seat)
-    sidev[side, SIDE_PILE_TAKES] += 1
+    sidev[side_of_nb(st, seat), SIDE_PILE_TAKES] += 1
     return True
 
 
@@ -201,7 +204,7 @@ def ask_phase_nb(rules, S, buf, seat, table):
     st = S.st
     seatv = S.seatv
     ws = S.ws
-    if st[ST_TURN_TAKE] == 1 or rules.ask_permission == Ask.NEVER or not has_partner_nb(st):
+    if st[ST_TURN_TAKE] == 1 or rules.ask_permission == Ask.NEVER or not has_partner_nb(st, seat):
         return False
     if st[ST_TURN_LAST_RED3] == 1 and rules.last_card_red3_may_meld == 0:
         return False                              # R47: no meld, so no going out to ask about

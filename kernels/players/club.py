@@ -53,6 +53,7 @@ import numpy as np
 
 from ..game.bits import highest_bit_nb, lowest_bit_nb
 from ..game.cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
+from ..game.cutthroat import forms_partnership_nb
 from ..game.options import (
     DEC_ASK,
     DEC_DISCARD,
@@ -86,6 +87,7 @@ from ..game.slots import (
     ST_FREEZERS,
     ST_NSEATS,
     ST_NSIDES,
+    ST_PART_SIDE,
     ST_PILE_N,
     ST_STOCK_POS,
     ST_TURN_LAST_RED3,
@@ -122,6 +124,7 @@ P_ANSWER_MAX_HAND = 6    # expert: largest own hand (points) that still answers 
 P_DANGER = 7             # weight of the chance the next opponent takes the pile
 
 THREATENING_HAND = 3     # an opponent with this few cards may go out next turn
+LONE_PILE_FACTOR = 5.0   # cutthroat: the first take (the lone hand) needs this x min_pile_take
 MEMO = 32                # club_discard_nb: the pair chances by (known, unseen) from here ...
 MEMO_U = 16              # ... in the WS_UNSEEN row, unseen counts 0 .. MEMO_U - 1
 
@@ -234,6 +237,7 @@ def discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, 
     opp_side = side_of_nb(st, opp)
     open_ = not (st[ST_FREEZERS] > 0 or sidev[opp_side, SIDE_MELDED] == 0)
     layoff = open_ and rules.unfrozen_take_by_layoff == 1
+    friendly = opp_side == side          # cutthroat: the next seat is the partner (C5)
     pool = -1
     unknown_hand = 0
     memo = unseen[MEMO:MEMO + 2 * MEMO_U].view(np.float64)
@@ -244,7 +248,7 @@ def discard_facts_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, 
         for k in range(NKINDS):
             unknown_hand -= seatv[opp, SEAT_KNOWN + k]
     shed = ENDGAME_SHED if expert_endgame_nb(st, policy, params) else 1.0
-    feed = FEED_BASE + FEED_PER_CARD * pile_n
+    feed = 0.0 if friendly else FEED_BASE + FEED_PER_CARD * pile_n    # a partner may take it
     return side, opp, opp_side, freeze, layoff, pool, unknown_hand, shed, feed, memo
 
 
@@ -295,15 +299,12 @@ def next_seat_nb(st, seat):
 
 @kernel
 def min_opponent_hand_nb(hands, st, seat):
-    """The fewest cards any opponent holds (hand sizes are public); seat s sits on side
-    s % sides (side_of_nb), counted along rather than divided for every seat."""
+    """The fewest cards any opponent holds (hand sizes and sides are public)."""
     side = side_of_nb(st, seat)
     fewest = 1000
-    k = 0
     for s in range(st[ST_NSEATS]):
-        if k != side:
+        if side_of_nb(st, s) != side:
             fewest = min(fewest, row_total_nb(hands[s]))
-        k = 0 if k + 1 == st[ST_NSIDES] else k + 1
     return fewest
 
 
@@ -338,7 +339,8 @@ def count_unseen_nb(rules, hands, melds, pile, st, seatv, seat, unseen):
     unseen[RED3] = 0
     wilds_melded = 0                 # deuces and jokers on melds, summed apart (the same
     jokers_melded = 0                # integers, without a store to unseen per meld)
-    for k in range(st[ST_NSIDES]):
+    rows = st[ST_NSIDES] + (1 if st[ST_PART_SIDE] >= 0 else 0)   # C7: second melds too
+    for k in range(rows):
         for r in range(FIRST_NATURAL, NKINDS):
             unseen[r] -= melds[k, M_NAT, r]
             wilds_melded += melds[k, M_DEUCE, r]
@@ -447,12 +449,26 @@ def club_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, params, p
                  forced):
     """The club player's pile take: ``greedy``'s choice (the most naturals from the hand,
     then the fewest wild cards), refused when it spends wild cards on a pile of fewer than
-    ``min_pile_take`` cards, unless the take is ``forced`` (R49).  Returns (naturals,
-    deuces, jokers), or (-1, 0, 0) to draw (or decline)."""
+    ``min_pile_take`` cards, unless the take is ``forced`` (R49).  In cutthroat the first take
+    of a deal makes the taker the lone hand against two (C5), which pays only for a big pile:
+    the club players make it only for a pile of ``LONE_PILE_FACTOR`` x ``min_pile_take`` cards
+    or more (:func:`take_needs_nb`, docs/cutthroat.md).  Returns (naturals, deuces, jokers), or
+    (-1, 0, 0) to draw (or decline)."""
     k, d, j = greedy_take_nb(rules, st, seatv, sidev, hand_row, melds, pile, seat, plan, ws)
-    if k >= 0 and d + j > 0 and st[ST_PILE_N] < params[P_MIN_PILE_TAKE] and not forced:
+    if k >= 0 and not forced and st[ST_PILE_N] < take_needs_nb(rules, st, params, d + j > 0):
         return -1, 0, 0
     return k, d, j
+
+
+@kernel
+def take_needs_nb(rules, st, params, spends_wilds):
+    """The smallest pile a club player takes: ``min_pile_take`` cards when the take spends
+    wild cards, none otherwise; in cutthroat a take that makes it the lone hand (C5) needs
+    ``LONE_PILE_FACTOR`` times as many (docs/cutthroat.md, measured there)."""
+    need = params[P_MIN_PILE_TAKE] if spends_wilds else 0.0
+    if forms_partnership_nb(rules, st):
+        need = max(need, LONE_PILE_FACTOR * params[P_MIN_PILE_TAKE])
+    return need
 
 
 @one_step

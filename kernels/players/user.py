@@ -37,6 +37,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..game.cards import NKINDS
+from ..game.cutthroat import forms_partnership_nb
 from ..game.layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
 from ..game.options import MAX_OPTS
 from ..game.rng import STREAM_POLICY, next_u64_nb
@@ -47,6 +48,8 @@ from ..game.slots import (
     SEAT_KNOWN,
     SEAT_LAST_DISCARD,
     SEAT_MELDED_BEFORE,
+    SEAT_MINIMUM,
+    SEAT_RED3,
     SIDE_CONCEALED_CANASTAS,
     SIDE_MELDED,
     SIDE_MINIMUM,
@@ -55,9 +58,12 @@ from ..game.slots import (
     SIDE_SCORE_BEFORE,
     ST_DEALER,
     ST_DECK_N,
+    ST_FORMED_BY,
     ST_FREEZERS,
+    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
+    ST_PART_SIDE,
     ST_PILE_N,
     ST_STOCK_POS,
     ST_TURN_ASK,
@@ -133,11 +139,22 @@ SV_CONCEALED_CANASTAS = 5  # source B's concealed canastas so far (RULES.md 2.11
 SIDE_STRIDE = 6
 V_MELDS = V_SIDES + MAX_SIDES * SIDE_STRIDE    # + (side * NKINDS + rank) * 3 + column:
 #                                                 naturals, deuces, jokers of a side's meld
+#                                                 (cutthroat after a take: row 2 holds the
+#                                                 partnership's second melds of a rank, C7)
 V_UNSEEN = V_MELDS + MAX_SIDES * NKINDS * 3    # + kind: cards of a kind the seat has not
 #                                                 seen (not in its hand, melds, the pile or
 #                                                 known in another hand)
 V_PILE = V_UNSEEN + NKINDS                      # + i: the pile, bottom first, V_PILE_N cards
-VIEW_LEN = V_PILE + MAX_CARDS
+# cutthroat3 (docs/cutthroat.md, public at every moment): the lone hand, how the partnership
+# formed, each seat's side now, and the seat's own red threes and initial-meld minimum
+V_LONE = V_PILE + MAX_CARDS                     # the lone hand's seat, -1 before formation
+V_FORMED_BY = V_LONE + 1                        # layout.FORMED_*: 0 none, 1 take, 2 out
+V_TAKE_FORMS = V_FORMED_BY + 1                  # 1 if a pile take now makes the taker the
+#                                                 lone hand (cutthroat, before formation)
+V_SEAT_SIDE = V_TAKE_FORMS + 1                  # + seat: its side now (the V_SIDES index)
+V_SEAT_RED3 = V_SEAT_SIDE + MAX_SEATS           # + seat: red threes laid in front of it
+V_SEAT_MINIMUM = V_SEAT_RED3 + MAX_SEATS        # + seat: its own initial-meld minimum
+VIEW_LEN = V_SEAT_MINIMUM + MAX_SEATS
 
 
 @intrinsic
@@ -203,7 +220,14 @@ def fill_view_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, view
         view[V_HAND_SIZES + s] = size
         view[V_LAST_DISCARD + s] = seatv[s, SEAT_LAST_DISCARD] - 1
         view[V_MELDED_BEFORE + s] = seatv[s, SEAT_MELDED_BEFORE]
-    for k in range(st[ST_NSIDES]):
+        view[V_SEAT_SIDE + s] = side_of_nb(st, s)
+        view[V_SEAT_RED3 + s] = seatv[s, SEAT_RED3]
+        view[V_SEAT_MINIMUM + s] = seatv[s, SEAT_MINIMUM]
+    view[V_LONE] = st[ST_LONE]
+    view[V_FORMED_BY] = st[ST_FORMED_BY]
+    view[V_TAKE_FORMS] = 1 if forms_partnership_nb(rules, st) else 0
+    rows = st[ST_NSIDES] + (1 if st[ST_PART_SIDE] >= 0 else 0)   # C7: cutthroat's row 2
+    for k in range(rows):                                          # holds second melds
         base = V_SIDES + k * SIDE_STRIDE
         view[base + SV_RED3] = sidev[k, SIDE_RED3]
         view[base + SV_MELDED] = sidev[k, SIDE_MELDED]
