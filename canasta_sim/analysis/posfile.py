@@ -39,6 +39,7 @@ from canasta_sim.kernels.game.slots import (
     SEAT_KNOWN,
     SEAT_LAST_DISCARD,
     SEAT_MELDED_BEFORE,
+    SEAT_MINIMUM,
     SIDE_CONCEALED_CANASTAS,
     SIDE_MELDED,
     SIDE_MINIMUM,
@@ -49,9 +50,12 @@ from canasta_sim.kernels.game.slots import (
     ST_DEALER,
     ST_DECK_N,
     ST_FREEZERS,
+    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
+    ST_PART_SIDE,
     ST_PILE_N,
+    ST_SIDE_OF,
     ST_STOCK_POS,
     ST_TURN_ADDED_PRE,
     ST_TURN_ASK,
@@ -174,6 +178,9 @@ class PositionScript:
         left = _deck_counts(rules)
         st, seatv, sidev = S.st, S.seatv, S.sidev
         st[ST_NSEATS], st[ST_NSIDES], st[ST_DEALER] = n, rules.num_sides, self.dealer
+        st[ST_LONE], st[ST_PART_SIDE] = -1, -1                    # C1: as game.deal.deal_nb
+        for s in range(n):
+            st[ST_SIDE_OF + s] = s % rules.num_sides                # R1: sides alternate
         public = d.get("public", {})
         for k in _kinds(d["hand"], "hand"):
             S.hands[seat, k] += 1
@@ -204,6 +211,7 @@ class PositionScript:
             sidev[side, SIDE_CONCEALED_CANASTAS] = public.get("concealed_canastas",
                                                               [0] * 3)[side]
         for s in range(n):
+            seatv[s, SEAT_MINIMUM] = sidev[s % rules.num_sides, SIDE_MINIMUM]   # R27
             seatv[s, SEAT_HAD_TURN] = public.get("had_turn", [1] * n)[s]
             seatv[s, SEAT_MELDED_BEFORE] = public.get("melded_before", [0] * n)[s]
             last = public.get("last_discard", [None] * n)[s]
@@ -275,7 +283,7 @@ class PositionScript:
         st[ST_TURN_ASK] = -1
         st[ST_TURN_NEEDS_MIN] = int(turn.get("needs_min", not S.sidev[side, SIDE_MELDED]))
         st[ST_TURN_COUNT] = int(turn.get("count", 0))                  # R26-R28
-        st[ST_TURN_MIN] = S.sidev[side, SIDE_MINIMUM]
+        st[ST_TURN_MIN] = S.seatv[seat, SEAT_MINIMUM]
         st[ST_TURN_PRE_RANKS] = pre & ~new
         st[ST_TURN_NEW_RANKS] = new
         st[ST_TURN_MELDED] = int(bool(turn.get("melded", False)))

@@ -61,6 +61,8 @@ from ..game.slots import (
     M_SIZE,
     OUT_HOLD,
     OUT_NOW,
+    SEAT_MINIMUM,
+    SEAT_RED3_DEALT,
     SIDE_MINIMUM,
     SIDE_PILE_TAKES,
     SIDE_RED3_DEALT,
@@ -68,9 +70,12 @@ from ..game.slots import (
     ST_DEALER,
     ST_DECK_N,
     ST_END_REASON,
+    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
+    ST_PART_SIDE,
     ST_PILE_N,
+    ST_SIDE_OF,
     ST_STOCK_POS,
     ST_TRACE_ON,
     ST_TRACE_POS,
@@ -146,6 +151,10 @@ def deal_given_nb(rules, S, buf, deck, size, dealer, scores_before):
     n = rules.num_players
     st[ST_NSEATS] = n
     st[ST_NSIDES] = rules.num_sides
+    st[ST_LONE] = -1                                                   # C1: as deal_nb
+    st[ST_PART_SIDE] = -1
+    for s in range(n):
+        st[ST_SIDE_OF + s] = s % rules.num_sides                       # R1: sides alternate
     for i in range(size):
         S.deck[i] = deck[i]
     st[ST_DECK_N] = size
@@ -161,7 +170,10 @@ def deal_given_nb(rules, S, buf, deck, size, dealer, scores_before):
         sidev[k, SIDE_MINIMUM] = initial_minimum_nb(rules, scores_before[k])   # R27
     trace_start_nb(rules, S, buf, dealer, dealt)
     for s in range(n):
-        sidev[side_of_nb(st, s), SIDE_RED3_DEALT] += hands[s, RED3]
+        side = side_of_nb(st, s)
+        S.seatv[s, SEAT_MINIMUM] = sidev[side, SIDE_MINIMUM]           # R27; C9 own score
+        sidev[side, SIDE_RED3_DEALT] += hands[s, RED3]
+        S.seatv[s, SEAT_RED3_DEALT] = hands[s, RED3]                   # C4
     if rules.red3_replacement_timing == Red3Timing.AFTER_DEAL:
         for i in range(n):                                             # R9
             place_red3s_nb(S, buf, (dealer + 1 + i) % n, RED3_FROM_DEAL)
@@ -230,7 +242,7 @@ def script_nb(rules, S, buf, moves, stop):
         op, seat = moves[i, 0], moves[i, 1]
         if op == OP_BEGIN:
             first_turn_nb(rules, S, buf, seat)                         # R9 (first_turn)
-            begin_turn_nb(st, S.sidev, S.melds, seat, 1)               # R11, as draw_phase_nb
+            begin_turn_nb(st, S.seatv, S.sidev, S.melds, seat, 1)   # R11, as draw_phase_nb
         elif op == OP_DRAW:
             st[ST_TURN_TAKE] = 0
             st[ST_TURNS] += 1
@@ -287,7 +299,7 @@ def play_draw_nb(rules, W, buf, seat, table, turns):
     then the rest of the turn and of the deal."""
     st = W.st
     first_turn_nb(rules, W, buf, seat)
-    begin_turn_nb(st, W.sidev, W.melds, seat, 1)
+    begin_turn_nb(st, W.seatv, W.sidev, W.melds, seat, 1)
     st[ST_TURN_TAKE] = 0
     st[ST_TURNS] += 1
     draw_from_stock_nb(rules, W, buf, seat)
