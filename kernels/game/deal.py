@@ -108,10 +108,8 @@ def draw_card_nb(deck, st):
 def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     """Shuffle and deal deal ``deal`` (R5-R9) and turn the upcard (R7, R8).
     ``dealer`` < 0 draws the dealer from the deal's dealer stream."""
-    hands = S.hands
     deck = S.deck
     st = S.st
-    sidev = S.sidev
     rng = S.rng
     reset_state_nb(S)
     seed_streams_nb(rng, seed, deal)
@@ -123,6 +121,19 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     shuffle_nb(deck, size, rng)
     if dealer < 0:
         dealer = rand_below_nb(rng, STREAM_DEALER, n)                 # R5
+    deal_from_deck_nb(rules, S, buf, dealer, scores_before)
+
+
+@kernel
+def deal_from_deck_nb(rules, S, buf, dealer, scores_before):
+    """Deal the deck ``S.deck`` as it lies (R6), record the sides' scores and minimums, lay
+    the dealt red threes (R9) and turn the upcard (R7, R8): the part of a deal after the
+    shuffle, shared by :func:`deal_nb` and the analysis' replay of a traced deck."""
+    hands = S.hands
+    deck = S.deck
+    st = S.st
+    sidev = S.sidev
+    n = rules.num_players
     st[ST_DEALER] = dealer
     dealt = n * rules.hand_size
     seat = dealer + 1 if dealer + 1 < n else 0
