@@ -114,14 +114,26 @@ def draw_card_nb(deck, st):
 def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     """Shuffle and deal deal ``deal`` (R5-R9) and turn the upcard (R7, R8).
     ``dealer`` < 0 draws the dealer from the deal's dealer stream."""
-    hands = S.hands
     deck = S.deck
     st = S.st
-    seatv = S.seatv
-    sidev = S.sidev
     rng = S.rng
     reset_state_nb(S)
     seed_streams_nb(rng, seed, deal)
+    n = rules.num_players
+    init_sides_nb(rules, st)
+    size = build_deck_nb(rules, deck)
+    st[ST_DECK_N] = size
+    shuffle_nb(deck, size, rng)
+    if dealer < 0:
+        dealer = rand_below_nb(rng, STREAM_DEALER, n)                 # R5
+    deal_from_deck_nb(rules, S, buf, dealer, scores_before)
+
+
+@kernel
+def init_sides_nb(rules, st):
+    """The deal's seats and sides as they stand at the deal: sides alternate round the table
+    (R1), and no lone hand or partnership has formed yet (C1).  Shared by :func:`deal_nb`
+    and the analysis' replay of a traced deck."""
     n = rules.num_players
     st[ST_NSEATS] = n
     st[ST_NSIDES] = rules.num_sides
@@ -129,11 +141,19 @@ def deal_nb(rules, S, buf, seed, deal, dealer, scores_before):
     st[ST_PART_SIDE] = -1
     for s in range(n):
         st[ST_SIDE_OF + s] = s % rules.num_sides                      # R1: sides alternate
-    size = build_deck_nb(rules, deck)
-    st[ST_DECK_N] = size
-    shuffle_nb(deck, size, rng)
-    if dealer < 0:
-        dealer = rand_below_nb(rng, STREAM_DEALER, n)                 # R5
+
+
+@kernel
+def deal_from_deck_nb(rules, S, buf, dealer, scores_before):
+    """Deal the deck ``S.deck`` as it lies (R6), record the sides' scores and minimums, lay
+    the dealt red threes (R9) and turn the upcard (R7, R8): the part of a deal after the
+    shuffle, shared by :func:`deal_nb` and the analysis' replay of a traced deck."""
+    hands = S.hands
+    deck = S.deck
+    st = S.st
+    seatv = S.seatv
+    sidev = S.sidev
+    n = rules.num_players
     st[ST_DEALER] = dealer
     dealt = n * rules.hand_size
     seat = dealer + 1 if dealer + 1 < n else 0

@@ -25,14 +25,13 @@ key and ``d``, so any split of the determinizations over threads gives the same 
 """
 import numpy as np
 
-from ..game.cards import MELD_KINDS, RED3
-from ..game.deal import place_red3s_nb, reset_state_nb, trace_start_nb, turn_upcard_nb
+from ..game.cards import MELD_KINDS
+from ..game.deal import deal_from_deck_nb, init_sides_nb, reset_state_nb
 from ..game.layout import (
     END_STOCK,
     EV_ASK,
     EV_END,
     MAX_SIDES,
-    RED3_FROM_DEAL,
     S_SCORE,
     SIDE_BASE,
     SIDE_STRIDE,
@@ -52,7 +51,6 @@ from ..game.moves import (
 from ..game.options import MAX_OPTS, short_of_minimum_nb, take_count_nb
 from ..game.plans import MAX_PLANS
 from ..game.rng import seed_streams_nb
-from ..game.rules_nb import Red3Timing
 from ..game.scoring import score_deal_nb
 from ..game.slots import (
     M_DEUCE,
@@ -61,22 +59,12 @@ from ..game.slots import (
     M_SIZE,
     OUT_HOLD,
     OUT_NOW,
-    SEAT_MINIMUM,
-    SEAT_RED3_DEALT,
-    SIDE_MINIMUM,
     SIDE_PILE_TAKES,
-    SIDE_RED3_DEALT,
-    SIDE_SCORE_BEFORE,
-    ST_DEALER,
     ST_DECK_N,
     ST_END_REASON,
-    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
-    ST_PART_SIDE,
     ST_PILE_N,
-    ST_SIDE_OF,
-    ST_STOCK_POS,
     ST_TRACE_ON,
     ST_TRACE_POS,
     ST_TURN_ASK,
@@ -94,7 +82,6 @@ from ..game.state import (
     canasta_ranks_nb,
     cards_value_nb,
     hand_size_nb,
-    initial_minimum_nb,
     rules_record_nb,
     side_of_nb,
 )
@@ -143,41 +130,14 @@ def deal_given_nb(rules, S, buf, deck, size, dealer, scores_before):
     """Deal the cards ``deck[:size]`` in that order, as ``game.deal.deal_nb`` deals a shuffled
     deck (R6: one card at a time from the dealer's left), then the dealt red threes (R9) and
     the upcard (R7, R8)."""
-    hands = S.hands
     st = S.st
-    sidev = S.sidev
     reset_state_nb(S)
     seed_streams_nb(S.rng, 0, 0)
-    n = rules.num_players
-    st[ST_NSEATS] = n
-    st[ST_NSIDES] = rules.num_sides
-    st[ST_LONE] = -1                                                   # C1: as deal_nb
-    st[ST_PART_SIDE] = -1
-    for s in range(n):
-        st[ST_SIDE_OF + s] = s % rules.num_sides                       # R1: sides alternate
+    init_sides_nb(rules, st)                                  # R1, C1: as deal_nb
     for i in range(size):
         S.deck[i] = deck[i]
     st[ST_DECK_N] = size
-    st[ST_DEALER] = dealer
-    dealt = n * rules.hand_size
-    seat = dealer + 1 if dealer + 1 < n else 0
-    for j in range(dealt):                                             # R6
-        hands[seat, deck[j]] += 1
-        seat = seat + 1 if seat + 1 < n else 0
-    st[ST_STOCK_POS] = dealt
-    for k in range(rules.num_sides):
-        sidev[k, SIDE_SCORE_BEFORE] = scores_before[k]
-        sidev[k, SIDE_MINIMUM] = initial_minimum_nb(rules, scores_before[k])   # R27
-    trace_start_nb(rules, S, buf, dealer, dealt)
-    for s in range(n):
-        side = side_of_nb(st, s)
-        S.seatv[s, SEAT_MINIMUM] = sidev[side, SIDE_MINIMUM]           # R27; C9 own score
-        sidev[side, SIDE_RED3_DEALT] += hands[s, RED3]
-        S.seatv[s, SEAT_RED3_DEALT] = hands[s, RED3]                   # C4
-    if rules.red3_replacement_timing == Red3Timing.AFTER_DEAL:
-        for i in range(n):                                             # R9
-            place_red3s_nb(S, buf, (dealer + 1 + i) % n, RED3_FROM_DEAL)
-    turn_upcard_nb(rules, S, buf)
+    deal_from_deck_nb(rules, S, buf, dealer, scores_before)   # R6-R9, as deal_nb
 
 
 @kernel
