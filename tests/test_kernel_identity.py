@@ -151,6 +151,7 @@ def plans_without_shortfall_check(pos):
     ws = pos.S.ws
     stray, stray_kind = plans.unmeldable_cards_nb(pos.nb, hands[0], melds, 0)
     ws[slots.WS_PLAN_DFS, plans.PD_JOINING] = 0
+    ws[slots.WS_PLAN_DFS, plans.PD_NEED] = plans.canastas_needed_nb(pos.nb, st, 0)   # R40, C11
     n = 0
     for i in range(NKINDS):                     # as go_out_plans_nb tries them
         d = plans.discard_candidate_nb(i)

@@ -5,6 +5,7 @@ import pytest
 from canasta_sim.kernels.game import cutthroat, layout, moves, options, plans, slots, state
 from canasta_sim.kernels.game.cards import TOKEN_TO_KIND
 from canasta_sim.kernels.play import deals
+from canasta_sim.kernels.players import switch
 from rules_helpers import CONTINUE, DEAL_OVER, draw, hand_size, take
 from scenario import Position
 
@@ -385,3 +386,18 @@ def test_the_balance_example_reads_a_games_run():
     assert out["games"] == 20 and out["deals"] == len(deals_table)
     assert abs(out["formed_take"] + out["formed_going_out"] + out["formed_none"] - 1) < 1e-9
     assert 0 <= out["lone_wins_deal"] <= 1
+
+
+@pytest.mark.parametrize("policy", ["greedy", "careful", "rush", "builder", "expert"])
+def test_C11_players_count_a_second_meld_canasta_when_they_go_out(policy):
+    """The players' own survey of the hand (greedy_ranks_nb) counts the partnership's second
+    melds' canastas as the rules do (C11): with one canasta on the main melds and one among
+    the second melds, a partner holding one card that fits goes out.  (Before, the survey
+    saw one canasta, ruled going out out and left the club players no legal step.)"""
+    p = Position(CT).meld(1, "K", "K K K K K 2 2").meld(1, "5", "5 5 5")
+    p.meld(1, "Q", "Q Q 2").meld(2, "Q", "Q Q Q Q Q 2 2")
+    form(p, 0)
+    assert p.st[slots.ST_DUP_CANASTAS] == 1
+    p.hand(1, "5").policies(policy, policy, policy).begin(1)
+    kind = switch.choose_meld_step_nb(p.nb, p.S, p.buf, 1, p.table, False, False)[0]
+    assert kind == options.OPT_GO_OUT

@@ -192,7 +192,7 @@ def test_bad_toml(tmp_path, content, fragment):
 
 @pytest.mark.parametrize("text, fragments", [
     ("foo", ["'foo'", "classic, two-player", ".toml"]),
-    ("cutthroat", ["'cutthroat'", "accepted presets"]),
+    ("samba", ["'samba'", "accepted presets"]),
     ("foo(hand_size=3)", ["'foo'"]),
     ("classic(", ["'classic('"]),
     ("", ["unknown rule set ''"]),
@@ -287,8 +287,8 @@ def test_to_kernel_is_plain_ints(name):
 
 
 def test_every_knob_reaches_the_kernel():
-    derived = {"num_sides", "meld_rows"} | {f"meld_{w}{i}" for w in ("lo", "min")
-                                             for i in range(rules_nb.MELD_TABLE_ROWS)}
+    derived = {"num_sides", "meld_rows", "cutthroat"} | {
+        f"meld_{w}{i}" for w in ("lo", "min") for i in range(rules_nb.MELD_TABLE_ROWS)}
     not_in_kernel = {"team_layout", "initial_meld_table", "wild_canasta_bonus"}
     assert set(rules_nb.RulesNb._fields) - derived == set(KNOBS) - not_in_kernel
 
@@ -321,6 +321,13 @@ def test_num_sides_by_layout():
 def test_unsupported_knobs_rejected_for_the_kernel():
     with pytest.raises(BadInput, match="wild_canasta_bonus=2000 is not supported yet"):
         parse_rules("classic(wild_canasta_bonus=2000)").to_kernel()
-    cut = parse_rules("three-player(team_layout=cutthroat3)")
-    with pytest.raises(BadInput, match="cutthroat3 is not supported yet"):
-        cut.to_kernel()
+
+
+
+def test_cutthroat_reaches_the_kernel_as_a_flag():
+    """team_layout=cutthroat3 is read by the kernel as ``cutthroat`` (C1-C17): three sides
+    at the deal, and 0 for every other layout."""
+    cut = parse_rules("three-player(team_layout=cutthroat3)").to_kernel()
+    assert (cut.cutthroat, cut.num_sides) == (1, 3)
+    assert preset_rules("cutthroat").to_kernel().cutthroat == 1
+    assert preset_rules("three-player").to_kernel().cutthroat == 0

@@ -44,7 +44,7 @@ from .slots import (
     ST_PART_SIDE,
     ST_SIDE_OF,
 )
-from .state import meld_ok_nb
+from .state import canastas_nb, meld_ok_nb
 from .trace_events import ev_begin_nb, ev_push_nb
 
 POOLED = (SIDE_RED3, SIDE_RED3_DEALT, SIDE_MELDED, SIDE_PILE_TAKES, SIDE_CONCEALED_CANASTAS)
@@ -63,12 +63,24 @@ def lower_partner_nb(lone):
 
 
 @kernel
+def second_meld_canastas_nb(st, side):
+    """C7, C11: the canastas among ``side``'s second melds of a rank (``DUP_ROW``, fixed from
+    formation on): the partnership's count, 0 for every other side (and in every other
+    layout, where ``ST_PART_SIDE`` is -1)."""
+    return st[ST_DUP_CANASTAS] if side == st[ST_PART_SIDE] else 0
+
+
+@kernel
+def side_canastas_nb(st, melds, side):
+    """R23, C11: ``side``'s canastas, a partnership's second melds of a rank included."""
+    return canastas_nb(melds, side) + second_meld_canastas_nb(st, side)
+
+
+@kernel
 def canastas_needed_nb(rules, st, side):
     """R40, C11: canastas ``side`` still needs on its main melds to go out: a partnership's
     second melds of a rank (``DUP_ROW``) count too."""
-    if side == st[ST_PART_SIDE]:
-        return rules.canastas_to_go_out - st[ST_DUP_CANASTAS]
-    return rules.canastas_to_go_out
+    return rules.canastas_to_go_out - second_meld_canastas_nb(st, side)
 
 
 @kernel

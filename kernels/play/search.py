@@ -36,7 +36,7 @@ of the same numba types as a deal state, so rollouts run the engine's one compil
 import numpy as np
 
 from ..game.cards import DEUCE, JOKER, MELD_KINDS, NKINDS, RED3
-from ..game.cutthroat import forms_partnership_nb
+from ..game.cutthroat import forms_partnership_nb, side_canastas_nb
 from ..game.deal import shuffle_nb
 from ..game.layout import (
     MAX_CARDS,
@@ -94,7 +94,6 @@ from ..game.slots import (
 )
 from ..game.state import (
     DealState,
-    canastas_nb,
     hand_size_nb,
     keep_alive_nb,
     rules_record_nb,
@@ -642,7 +641,7 @@ def blueprint_out_nb(rules, S, seat, eparams):
     if may_ask_nb(rules, st) and asks_partner_nb(rules, S, seat, POLICY_EXPERT, eparams):
         return OUT_ASK
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, POLICY_EXPERT, eparams,
-                              canastas_nb(melds, side_of_nb(st, seat)))
+                              side_canastas_nb(st, melds, side_of_nb(st, seat)))
     return OUT_NOW if wanted else OUT_HOLD
 
 

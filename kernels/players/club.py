@@ -53,7 +53,7 @@ import numpy as np
 
 from ..game.bits import highest_bit_nb, lowest_bit_nb
 from ..game.cards import BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3
-from ..game.cutthroat import forms_partnership_nb
+from ..game.cutthroat import forms_partnership_nb, second_meld_canastas_nb, side_canastas_nb
 from ..game.options import (
     DEC_ASK,
     DEC_DISCARD,
@@ -96,7 +96,6 @@ from ..game.slots import (
     WS_UNSEEN,
 )
 from ..game.state import (
-    canastas_nb,
     card_value_nb,
     meld_size_nb,
     pile_rest_nb,
@@ -506,7 +505,7 @@ def asks_partner_nb(rules, S, seat, policy, params):
     if st[ST_TURN_OUT_CHOICE] != OUT_OWN:
         return st[ST_TURN_OUT_CHOICE] == OUT_ASK
     wanted = go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params,
-                              canastas_nb(melds, side_of_nb(st, seat)))
+                              side_canastas_nb(st, melds, side_of_nb(st, seat)))
     if rules.ask_permission == Ask.REQUIRED:
         asking = wanted or policy == POLICY_EXPERT
     else:
@@ -564,6 +563,9 @@ def club_meld_step_nb(rules, hands, melds, pile, st, seatv, sidev, ws, seat, pol
     # one pass over the ranks (as greedy's): which ranks each part of the walk can use
     canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
         rules, hand_row, melds, side)
+    second = second_meld_canastas_nb(st, side)      # C11: a partnership's second melds count
+    canastas += second
+    reach += second
     spare = spare_wilds_nb(hand_row, st, policy, params)
     out_open = not planning and not survey_rules_out_nb(rules, stray, reach)
     wanted = wish_matters_nb(policy, out_open, new3 | adds | sixes, pairs, spare) and \

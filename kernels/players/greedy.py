@@ -19,6 +19,7 @@ import numpy as np
 
 from ..game.bits import highest_bit_nb, lowest_bit_nb
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS
+from ..game.cutthroat import second_meld_canastas_nb
 from ..game.options import (
     DEC_DISCARD,
     OPT_ADD,
@@ -150,6 +151,9 @@ def greedy_meld_step_nb(rules, st, seatv, hand_row, melds, pile, seat, planning,
     h = row_total_nb(hand_row)                # the hand's size, for every check below
     canastas, new3, adds, sixes, pairs, stray, stray_kind, reach = greedy_ranks_nb(
         rules, hand_row, melds, side)
+    second = second_meld_canastas_nb(st, side)      # C11: a partnership's second melds count
+    canastas += second
+    reach += second
     if not planning and not survey_rules_out_nb(rules, stray, reach):
         n = go_out_plans_nb(rules, st, seatv, hand_row, melds, seat, st[ST_TURN_TAKE] == 0,
                             True, False, plans, ws)
