@@ -24,6 +24,14 @@ def col(out, side, field):
     return out[:, layout.SIDE_BASE + layout.SIDE_STRIDE * side + field]
 
 
+def score_items(out, k):
+    """Side (or, in cutthroat, seat) ``k``'s score and its items (R56): score, melds,
+    canasta bonuses, red threes, going-out bonus, hand."""
+    return tuple(col(out, k, f) for f in (layout.S_SCORE, layout.S_MELDS,
+                                          layout.S_CANASTA_BONUS, layout.S_RED3_POINTS,
+                                          layout.S_OUT_BONUS, layout.S_HAND))
+
+
 def check_rows(plan, out):
     """Facts every row must satisfy under any rule set; returns the end reasons."""
     if plan.rules.team_layout == "cutthroat3":
@@ -37,12 +45,7 @@ def check_rows(plan, out):
     assert (red3_total <= 2 * r.num_packs).all()                          # R3
     red3_table = np.array([red3_points_nb(plan.rules_nb, n) for n in range(2 * r.num_packs + 1)])
     for k in range(sides):
-        score = col(out, k, layout.S_SCORE)
-        melds = col(out, k, layout.S_MELDS)
-        bonus = col(out, k, layout.S_CANASTA_BONUS)
-        red3 = col(out, k, layout.S_RED3_POINTS)
-        out_bonus = col(out, k, layout.S_OUT_BONUS)
-        hand = col(out, k, layout.S_HAND)
+        score, melds, bonus, red3, out_bonus, hand = score_items(out, k)
         assert (score == melds + bonus + red3 + out_bonus + hand).all()   # R56 identity
         for items in (score, melds, bonus, red3, out_bonus, hand):
             assert (items % 5 == 0).all()                                 # R4
@@ -115,12 +118,7 @@ def check_cutthroat_rows(plan, out):
             mine, theirs = col(out, k, item), out[np.arange(len(out)), layout.SIDE_BASE
                                                  + layout.SIDE_STRIDE * mate + item]
             assert (mine[partner] == theirs[partner]).all()
-        score = col(out, k, layout.S_SCORE)
-        melds = col(out, k, layout.S_MELDS)
-        bonus = col(out, k, layout.S_CANASTA_BONUS)
-        red3 = col(out, k, layout.S_RED3_POINTS)
-        out_bonus = col(out, k, layout.S_OUT_BONUS)
-        hand = col(out, k, layout.S_HAND)
+        score, melds, bonus, red3, out_bonus, hand = score_items(out, k)
         whole = melds + bonus + out_bonus + hand
         share = whole
         if r.cutthroat_partner_share == "half":
