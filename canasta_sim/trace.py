@@ -424,6 +424,10 @@ class _View:
         """Cutthroat (C5, C6): name the lone hand and the partners from now on."""
         a, b = ev["partners"]
         self.partner = {a: b, b: a}
+        low, high = sorted((a, b))
+        for rank in ev.get("merged", []):          # C7 merge: one meld, the lower partner's
+            moved = self.melds[self.side_of[high]].pop(rank, [])
+            self.melds[self.side_of[low]].setdefault(rank, []).extend(moved)
         why = "took the pile first" if ev["by"] == "take" else "went out before any take"
         merged = f"; merged melds: {' '.join(ev['merged'])}" if ev.get("merged") else ""
         return (f"  seat {ev['lone']} is the LONE HAND ({why}); seats {a} and {b} play as "

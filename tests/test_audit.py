@@ -14,7 +14,10 @@ from canasta_sim.trace import trace_events, trace_lines
 CASES = [("classic", "random"), ("classic", "greedy"), ("classic", "careful,expert,builder,rush"),
          ("two-player", "rush,expert"), ("three-player", "greedy,random,careful"),
          ("six-player", "expert,builder,careful,rush,expert,greedy"),
-         ("six-player-3x2", "random"), ("seed-a", "expert"), ("seed-b", "builder")]
+         ("six-player-3x2", "random"), ("seed-a", "expert"), ("seed-b", "builder"),
+         ("cutthroat", "careful,expert,builder"), ("cutthroat-pagat", "expert,greedy,rush"),
+         ("cutthroat(cutthroat_same_rank_melds=merge)", "careful,builder,random"),
+         ("cutthroat(cutthroat_partner_share=half)", "random")]
 
 
 @pytest.mark.parametrize("rules, policies", CASES)
