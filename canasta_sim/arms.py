@@ -83,6 +83,35 @@ def play_arms(plans: Sequence, first: int, counts, threads=None) -> list:
         return [wait() for wait in waiters]
 
 
+def with_rotation(table, rotation: int):
+    """``table`` with an int8 ``rotation`` column (0: the arm as written) after ``seed``."""
+    import pyarrow as pa
+
+    column = pa.array(np.full(table.num_rows, rotation, dtype=np.int8))
+    return table.add_column(table.schema.get_field_index("seed") + 1, "rotation", column)
+
+
+def whole_seed_games(value, option: str, sides: int, zero: bool = False) -> int:
+    """A number of games that plays every game seed once per rotation of the sides (an even
+    number at two sides, a multiple of 3 at three), or BadInput naming ``option``; with
+    ``zero``, 0 too (nothing played)."""
+    from canasta_sim.errors import BadInput
+
+    least = 0 if zero else sides
+    if not runner._is_int(value) or value < least or value % sides or (value == 0
+                                                                       and not zero):
+        extra = "0 (no verification) or " if zero else ""
+        if sides == 2:
+            raise BadInput(f"{option} {value!r} is not accepted: accepted: {extra}an even "
+                           "number of games >= 2 (each game seed is played both ways round), "
+                           "e.g. 200")
+        low = max(sides, value - value % sides) if runner._is_int(value) else sides
+        raise BadInput(f"{option} {value!r} is not accepted: accepted: {extra}a multiple of "
+                       f"{sides} (at {sides} sides each game seed is played in the {sides} "
+                       f"rotations), e.g. {option} {low} or {option} {low + sides}")
+    return int(value)
+
+
 def side_results(games_table, a_side: int, first: int, count: int) -> tuple:
     """(A's result, A's final margin) per game index first .. first + count - 1 of a games
     table with lineup A on ``a_side``: result 1 win, 0.5 draw, 0 loss; both NaN for a game
@@ -215,7 +244,6 @@ def play_rotations(a: str, b: str, rules, seed: int, first: int, seeds: int,
     canasta_sim.study.metrics), so the figures are those ``compare`` reports."""
     import pyarrow as pa
 
-    from canasta_sim.study.execute import _with_rotation
     from canasta_sim.study.metrics import game_units
 
     rules = parse_rules(rules)
@@ -227,7 +255,7 @@ def play_rotations(a: str, b: str, rules, seed: int, first: int, seeds: int,
     for rotation, (plan, rows) in enumerate(zip(plans, play_arms(plans, first, seeds,
                                                                  threads))):
         for part, table in zip(parts, runner.rows_tables(plan, first, rows)):
-            part.append(_with_rotation(table, rotation))
+            part.append(with_rotation(table, rotation))
     games, deals = (pa.concat_tables(part, promote_options="permissive") for part in parts)
     units = game_units(games, deals, first, seeds, sides, sides, rules.num_players)
     return Rotations(games, deals, units, sides, first, seeds)

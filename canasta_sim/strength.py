@@ -43,7 +43,14 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from canasta_sim.arms import pair_counts, plan_arms, play_arms, seats_for, side_results
+from canasta_sim.arms import (
+    pair_counts,
+    plan_arms,
+    play_arms,
+    seats_for,
+    side_results,
+    whole_seed_games,
+)
 from canasta_sim.stats import Z95, MatchStats, elo_text, wilson  # noqa: F401  (wilson: re-exported)
 
 PAIR_TOTALS = ("0", "0.5", "1", "1.5", "2")
@@ -154,12 +161,11 @@ class RotationMatch(NamedTuple):
 
 
 def check_games(games, rules) -> None:
-    """BadInput unless ``games`` splits into whole seeds: at three sides a multiple of 3 (one
-    game per rotation), as compare's duplicate design checks it."""
-    from canasta_sim.study.cli import _check_whole_seeds
-
+    """BadInput unless ``games`` splits into whole seeds at three sides: a multiple of 3 (one
+    game per rotation).  At two sides any count >= 1 plays (the last seed of an odd count
+    has no partner)."""
     if rules.num_sides > 2:
-        _check_whole_seeds(games, "games", rules)
+        whole_seed_games(games, "--games", rules.num_sides)
 
 
 def a_results(table, a_side: int):

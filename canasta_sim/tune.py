@@ -682,24 +682,6 @@ class Settings(NamedTuple):
         return " ".join(shlex.quote(p) for p in parts)
 
 
-def _even_games(value, option: str, zero: bool = False, sides: int = 2) -> int:
-    """A number of games that makes whole game pairs (three sides: whole seeds, a multiple
-    of 3), or BadInput."""
-    from canasta_sim.runner import _is_int
-
-    least = 0 if zero else sides
-    if not _is_int(value) or value < least or value % sides or (value == 0 and not zero):
-        extra = "0 (no verification) or " if zero else ""
-        if sides == 2:
-            raise BadInput(f"{option} {value!r} is not accepted: accepted: {extra}an even "
-                           "number of games >= 2 (each game seed is played both ways round), "
-                           "e.g. 200")
-        raise BadInput(f"{option} {value!r} is not accepted: accepted: {extra}a multiple of "
-                       f"{sides} >= {sides} (at {sides} sides each game seed is played in the "
-                       f"{sides} rotations), e.g. {100 * sides}")
-    return int(value)
-
-
 def _positive(value, option: str, high=None, example="0.5") -> float:
     """A finite number > 0 (and <= high), or BadInput."""
     if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0
@@ -734,6 +716,7 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
     ``against`` defaults to the starting policy itself; ``a`` to 0.5 (per unit of win rate;
     the score objective is divided by SCORE_SCALE first); ``stability`` (SPSA's A) to a
     tenth of the iterations; ``popsize`` to CMA-ES's default."""
+    from canasta_sim.arms import whole_seed_games
     from canasta_sim.policies import parse_policies
     from canasta_sim.rules import parse_rules
     from canasta_sim.runner import MAX_GAMES, _is_int, check_seed, check_threads
@@ -753,7 +736,7 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
                        "policy that plays every seat of the other sides, e.g. expert")
     parse_policies(against, r.num_players)
     against = parse_one(against)[0]
-    games = _even_games(games, "--games", sides=sides)
+    games = whole_seed_games(games, "--games", sides)
     if not _is_int(iterations) or not 1 <= iterations <= MAX_ITERATIONS:
         raise BadInput(f"--iterations {iterations!r} is not accepted: accepted: a whole "
                        f"number in 1..{MAX_ITERATIONS}, e.g. 30")
@@ -776,7 +759,7 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
     if not _is_int(popsize) or not 2 <= popsize <= 1000:
         raise BadInput(f"--popsize {popsize!r} is not accepted: accepted: a whole number in "
                        "2..1000, e.g. 6")
-    verify_games = _even_games(verify_games, "--verify-games", zero=True, sides=sides)
+    verify_games = whole_seed_games(verify_games, "--verify-games", sides, zero=True)
     bounds = None
     if verify_sprt is not None:
         bounds = parse_sprt_bounds(verify_sprt)

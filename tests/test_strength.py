@@ -102,7 +102,7 @@ def test_three_sides_refuse_games_that_are_not_whole_seeds(games, monkeypatch):
     def forbidden(*args, **kwargs):
         raise AssertionError("a game was played before the input was checked")
     monkeypatch.setattr("canasta_sim.runner.play_game_range", forbidden)
-    with pytest.raises(BadInput, match=f"--games {games} cannot be split.*multiple of 3"):
+    with pytest.raises(BadInput, match=f"--games {games} is not accepted: .*a multiple of 3"):
         strength.play_match("careful", "greedy", games, rules="cutthroat")
 
 
