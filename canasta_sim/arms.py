@@ -248,7 +248,7 @@ def play_rotations(a: str, b: str, rules, seed: int, first: int, seeds: int,
 
     rules = parse_rules(rules)
     sides = rules.num_sides
-    seats = seats_for(a, b, rules.num_players, sides).split(",")
+    seats = [a if seat % sides == 0 else b for seat in range(rules.num_players)]
     lineups = [",".join(rotated(seats, rotation)) for rotation in range(sides)]
     plans = plan_arms(lineups, rules, seed=seed, games=seeds, first_game=first)
     parts = ([], [])

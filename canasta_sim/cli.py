@@ -801,8 +801,8 @@ def strength(policies, games, seed, rules, threads, csv_path):
                    "0:4, want_canastas 0:5, endgame_stock 0:30, answer_max_hand 0:150, "
                    "danger 0:12. The start (POLICY's value) must lie in its box.")
 @click.option("--against", "-a", "against", default=None, metavar="POLICY",
-              help="The opponent, both seats of the other side (default: POLICY as given, "
-                   "i.e. the starting parameters), e.g. --against builder.")
+              help="The opponent, every seat of the other side(s) (default: POLICY as "
+                   "given, i.e. the starting parameters), e.g. --against builder.")
 @click.option("--games", "-g", type=int, default=200, show_default=True,
               help="Games per measured point: an even number, games/2 game seeds each "
                    "played both ways round (three sides: a multiple of 3, each seed in the 3 "

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import canasta_sim
 from canasta_sim import strength
-from canasta_sim.arms import rotated, seats_for
+from canasta_sim.arms import rotated
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
 from canasta_sim.stats import Estimate
@@ -29,7 +29,7 @@ def _by_rotation(a, b, rules, seeds, seed):
     from canasta_sim.rules import parse_rules
 
     r = parse_rules(rules)
-    seats = seats_for(a, b, r.num_players, r.num_sides).split(",")
+    seats = [a if seat % r.num_sides == 0 else b for seat in range(r.num_players)]
     for rotation in range(r.num_sides):
         lineup = rotated(seats, rotation)
         games, deals = canasta_sim.simulate(games=seeds, seed=seed, rules=rules,
@@ -95,6 +95,15 @@ def test_a_six_player_match_of_three_sides_rotates_whole_sides():
     wins = sum(int((games.winner == a).sum())
                for games, _, a in _by_rotation("careful", "random", "six-player-3x2", 1, 2))
     assert match.sides == 3 and match.a_wins == wins and match.seeds == 1
+
+
+def test_policies_with_several_parameters_keep_their_text():
+    """A policy text holds commas inside its brackets: each seat still gets the whole text."""
+    a = "careful(freeze_at=12,min_pile_take=6)"
+    match = strength.play_match(a, "greedy", 3, seed=1, rules="cutthroat")
+    wins = sum(int((games.winner == seat).sum())
+               for games, _, seat in _by_rotation(a, "greedy", "cutthroat", 1, 1))
+    assert match.a == a and match.a_wins == wins
 
 
 @pytest.mark.parametrize("games", [1, 2, 4, 7])
