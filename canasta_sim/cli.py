@@ -722,7 +722,8 @@ def check_policy(policy, against, rules, deals, positions, traced, seed, decisio
                    "pair plays, e.g. 'builder,careful(freeze_at=12)'.")
 @click.option("--games", "-g", type=click.IntRange(1), default=2000, show_default=True,
               help="Games per match of two policies, played as game pairs (each game seed "
-                   "once with each policy on side 0): --games 4000 is 2,000 game pairs.")
+                   "once with each policy on side 0): --games 4000 is 2,000 game pairs. At "
+                   "three sides a multiple of 3: each seed in the 3 rotations.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help=SEED_HELP)
 @click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
 @click.option("--threads", "-t", type=int, default=None,
@@ -741,10 +742,16 @@ def strength(policies, games, seed, rules, threads, csv_path):
     policy beat the next one significantly; with three policies or more, a last line
     gives one joint Elo ladder fitted to every match, with 95% intervals.
 
+    At three sides (three-player, cutthroat) A plays one side against two sides of B,
+    each game seed in the 3 rotations (--games a multiple of 3): the table gives A's win
+    share (fair share 33.3%) and points per deal against the B sides' mean, with 95%
+    intervals, and no Elo (docs/strength.md says why).
+
     \b
     Examples:
       canasta-sim strength
       canasta-sim strength --policies builder,expert --games 10000 --seed 7
+      canasta-sim strength --rules cutthroat --policies expert,careful --games 1500
     """
     from canasta_sim import policies as policy_registry
     from canasta_sim import results, runner
@@ -755,8 +762,9 @@ def strength(policies, games, seed, rules, threads, csv_path):
     if len(names) < 2:
         raise BadInput(f"policies={policies!r} names fewer than two policies: accepted: two "
                        "or more comma-separated policies, e.g. expert,careful")
-    num_players = parse_rules(rules).num_players
-    strength_mod.check_two_sides(parse_rules(rules))
+    rule_set = parse_rules(rules)
+    num_players = rule_set.num_players
+    strength_mod.check_games(games, rule_set)
     for name in names:
         policy_registry.parse_policies(name, num_players)
     runner.check_seed(seed)
@@ -765,9 +773,9 @@ def strength(policies, games, seed, rules, threads, csv_path):
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
         results.check_writable(csv_path, suffix=".csv")
     _ready_kernels(games=True)
-    click.echo(f"rules {parse_rules(rules).canonical()}, seed {seed}, "
-               f"{strength_mod.games_words(games)}")
-    click.echo(strength_mod.HEADER)
+    click.echo(f"rules {rule_set.canonical()}, seed {seed}, "
+               f"{strength_mod.games_words(games, rule_set.num_sides)}")
+    click.echo(strength_mod.header(rule_set.num_sides))
     matches = strength_mod.play_all(names, games, seed, rules, threads, say=click.echo)
     holds = strength_mod.ordering_holds(matches, names)
     click.echo(f"ordering {' > '.join(names)}: "
@@ -793,12 +801,12 @@ def strength(policies, games, seed, rules, threads, csv_path):
                    "0:4, want_canastas 0:5, endgame_stock 0:30, answer_max_hand 0:150, "
                    "danger 0:12. The start (POLICY's value) must lie in its box.")
 @click.option("--against", "-a", "against", default=None, metavar="POLICY",
-              help="The opponent, both seats of the other side (default: POLICY as given, "
-                   "i.e. the starting parameters), e.g. --against builder.")
+              help="The opponent, every seat of the other side(s) (default: POLICY as "
+                   "given, i.e. the starting parameters), e.g. --against builder.")
 @click.option("--games", "-g", type=int, default=200, show_default=True,
               help="Games per measured point: an even number, games/2 game seeds each "
-                   "played both ways round. SPSA measures 2 points per iteration, CMA-ES "
-                   "--popsize.")
+                   "played both ways round (three sides: a multiple of 3, each seed in the 3 "
+                   "rotations). SPSA measures 2 points per iteration, CMA-ES --popsize.")
 @click.option("--iterations", "-n", type=int, default=30, show_default=True,
               help="SPSA iterations or CMA-ES generations; each plays new game seeds.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
@@ -860,6 +868,11 @@ def tune(policy, params, against, games, iterations, seed, rules, method, object
     no iteration used): the win rate with its 95% interval from the game pairs,
     the Elo difference and, with --verify-sprt, a sequential test.
 
+    At three sides (three-player, cutthroat) POLICY(theta) plays one side against
+    two sides of --against, each seed in the 3 rotations (--games a multiple of 3);
+    the objective is its win share (fair share 33.3%) or its final margin against
+    the other sides' mean, and the verification has no Elo.
+
     Writes DIR/trajectory.csv and .parquet (one row per measured point, rewritten
     after every iteration) and DIR/best.json (tuned parameters, policy string,
     settings, verification, versions, the command to repeat it). How it works and
@@ -881,8 +894,8 @@ def tune(policy, params, against, games, iterations, seed, rules, method, object
                               force)
     s = settings
     click.echo(f"tuning {s.start}: {', '.join(s.space.names)} by {s.method} for "
-               f"{'win rate' if s.objective == 'win' else 'mean final margin'} against "
-               f"{s.against}; rules {s.rules.canonical()}, seed {s.seed}, {s.iterations} "
+               f"{s.objective_words()} against {s.against}; rules {s.rules.canonical()}, "
+               f"seed {s.seed}, {s.iterations} "
                f"iterations x {s.points_per_iteration} points x {s.games} games "
                f"(+ {s.verify_games} to verify) -> {folder}")
     _ready_kernels(games=True)

@@ -42,6 +42,15 @@ seeds (:func:`verify`): a duplicate match whose pentanomial win rate, 95% interv
 likelihood of superiority are those of MatchStats, optionally stopped early by a sequential
 probability ratio test (stats.Sprt) checked after each wave.  docs/tuning.md explains the
 numbers and their caveats.
+
+Three sides (three-player, cutthroat).  POLICY(theta) plays one side against two sides of the
+opponent, each game seed once in every rotation of the sides (canasta_sim.arms.play_rotations,
+the design ``compare`` and ``strength`` play), so ``games`` is a multiple of 3 and a point
+measures games / 3 seeds.  The win objective is the tuned side's win share (fair share 1/3, a
+draw counting half), the score objective its final score less the mean of the two other sides'
+final scores, per game; both with a standard error over the seeds, each seed's value the
+mean over its rotations.  The verification reports the win share against the fair 1/3 and no
+Elo (canasta_sim.strength says why); ``--verify-sprt`` bounds are win shares, e.g. 0.333,0.36.
 """
 from __future__ import annotations
 
@@ -59,6 +68,7 @@ from canasta_sim.policies import (
     policy_text,
     split_top_level,
 )
+from canasta_sim.stats import MatchStats
 
 METHODS = ("spsa", "cmaes")
 OBJECTIVES = ("win", "score")
@@ -392,19 +402,25 @@ class Measured(NamedTuple):
     """One point measured in a duplicate match against the opponent."""
 
     objective: float | None  # win rate (share) or mean margin per game (points)
-    se: float | None         # its standard error from the game pairs
+    se: float | None         # its standard error from the game pairs (seeds)
     win_rate: float | None
-    margin: float | None     # mean final-score margin per game
-    pairs: int               # game pairs (both games ended)
-    stats: object            # MatchStats of the pairs
+    margin: float | None     # mean final-score margin per game (three sides: against the
+                             # mean of the two other sides)
+    pairs: int               # game pairs (both games ended); three sides: game seeds
+    stats: object            # MatchStats of the pairs; three sides: arms.RotationStats
 
 
 def play_duplicate(policy: str, against: str, rules, seed: int, first_game: int, pairs: int,
                    threads=None, objective: str = "win") -> Measured:
     """``policy`` (both seats of one side) against ``against`` on game seeds first_game ..
-    first_game + pairs - 1, each played with the sides both ways round."""
+    first_game + pairs - 1, each played with the sides both ways round (at three sides: in
+    every rotation, :func:`play_rotations_point`)."""
     from canasta_sim.arms import pair_counts, plan_arms, play_arms, seats_for, side_results
     from canasta_sim.runner import rows_tables
+
+    if rules.num_sides > 2:
+        return play_rotations_point(policy, against, rules, seed, first_game, pairs, threads,
+                                    objective)
 
     lineups = [seats_for(policy, against, rules.num_players, rules.num_sides),
                seats_for(against, policy, rules.num_players, rules.num_sides)]
@@ -428,6 +444,29 @@ def play_duplicate(policy: str, against: str, rules, seed: int, first_game: int,
     else:
         value, se = margin, margin_se
     return Measured(value, se, rate.estimate, margin, stats.pairs, stats)
+
+
+def play_rotations_point(policy: str, against: str, rules, seed: int, first_game: int,
+                         seeds: int, threads=None, objective: str = "win") -> Measured:
+    """Three sides: ``policy`` on one side against ``against`` on the two others, on game
+    seeds first_game .. first_game + seeds - 1, each in every rotation of the sides.  The
+    win objective is the win share over the seeds; the score objective the final margin
+    against the mean of the other sides, each seed's value its mean over the rotations."""
+    from canasta_sim.arms import play_rotations
+    from canasta_sim.stats import PairedSums
+
+    played = play_rotations(policy, against, rules, seed, first_game, seeds, threads)
+    stats = played.stats()
+    rate = stats.win_rate()
+    per_seed = played.margins().mean(axis=0)
+    margins = PairedSums(False)
+    margins.add(per_seed[~np.isnan(per_seed)])
+    margin = margins.mean_a()
+    if objective == "win":
+        value, se = rate.estimate, rate.se
+    else:
+        value, se = margin.estimate, margin.se
+    return Measured(value, se, rate.estimate, margin.estimate, stats.seeds, stats)
 
 
 class GameObjective:
@@ -460,7 +499,7 @@ class GameObjective:
                                self.seed, first, self.pairs, self.threads, self.objective)
             self.last.append(m)
             if self.on_point is not None:
-                self.on_point(2 * self.pairs)
+                self.on_point(self.rules.num_sides * self.pairs)
         return [math.nan if m.objective is None else m.objective for m in self.last]
 
 
@@ -474,13 +513,21 @@ class Verification(NamedTuple):
     tuned: str
     start: str
     first_game: int
-    games: int               # games played (2 per pair)
-    stats: object            # MatchStats: tuned is lineup a
+    games: int               # games played (2 per pair; 3 per seed at three sides)
+    stats: object            # MatchStats: tuned is lineup a; three sides: arms.RotationStats
     sprt: dict | None        # the sequential test's state, if one ran
     margin: float | None     # tuned's mean final margin per game
 
+    @property
+    def seeds(self) -> int:
+        """The game seeds played (pairs at two sides)."""
+        return self.games // (2 if isinstance(self.stats, MatchStats) else self.stats.sides)
+
     def to_dict(self) -> dict:
-        """JSON-ready: counts, win rate, Elo, LOS, the test."""
+        """JSON-ready: counts, win rate, Elo, LOS, the test (three sides: the win share and
+        its fair share, no Elo)."""
+        if not isinstance(self.stats, MatchStats):
+            return self._rotations_dict()
         rate, elo = self.stats.win_rate(), self.stats.elo()
         return {"tuned": self.tuned, "start": self.start,
                 "game_indices": [self.first_game, self.first_game + self.games // 2],
@@ -491,9 +538,22 @@ class Verification(NamedTuple):
                 "mean_margin": self.margin, "sprt": self.sprt,
                 "significant": significant(self.stats)}
 
+    def _rotations_dict(self) -> dict:
+        """to_dict at three sides: seeds, the win share against its fair share."""
+        return {"tuned": self.tuned, "start": self.start,
+                "game_indices": [self.first_game, self.first_game + self.seeds],
+                "games": self.games, "seeds": self.stats.seeds, "sides": self.stats.sides,
+                "win_rate": self.stats.win_rate().to_dict(),
+                "fair_share": self.stats.fair_share, "elo": None,
+                "mean_margin": self.margin, "sprt": self.sprt,
+                "significant": significant(self.stats)}
+
 
 def significant(stats) -> bool:
-    """Whether the 95% interval of the win rate excludes 50%."""
+    """Whether the 95% interval of the win rate excludes 50% (three sides: the fair share
+    1/3, arms.RotationStats.significant)."""
+    if not isinstance(stats, MatchStats):
+        return stats.significant()
     rate = stats.win_rate()
     return rate.ci_low is not None and (rate.ci_low > 0.5 or rate.ci_high < 0.5)
 
@@ -501,27 +561,31 @@ def significant(stats) -> bool:
 def verify(tuned: str, start: str, rules, seed: int, first_game: int, games: int,
            threads=None, sprt=None, wave_games: int | None = None, on_wave=None
            ) -> Verification:
-    """``tuned`` against ``start`` in up to ``games`` games (games / 2 pairs) from game index
-    ``first_game`` on, in waves; with ``sprt`` (a stats.Sprt of the tuned side's pair share)
-    it stops at the first wave after which the test decides."""
-    from canasta_sim.stats import MatchStats
+    """``tuned`` against ``start`` in up to ``games`` games (games / 2 pairs; games / 3
+    seeds at three sides) from game index ``first_game`` on, in waves; with ``sprt`` (a
+    stats.Sprt of the tuned side's pair share, or seed share) it stops at the first wave
+    after which the test decides."""
+    from canasta_sim.arms import RotationStats
 
-    pairs_total = games // 2
-    per_wave = max(1, (wave_games or games) // 2)
-    stats, played, margin_sum = MatchStats(), 0, 0.0
+    sides = rules.num_sides
+    pairs_total = games // sides
+    per_wave = max(1, (wave_games or games) // sides)
+    stats = MatchStats() if sides == 2 else RotationStats(sides)
+    played, margin_sum, margin_units = 0, 0.0, 0
     while played < pairs_total:
         count = min(per_wave, pairs_total - played)
         m = play_duplicate(tuned, start, rules, seed, first_game + played, count, threads)
         stats.merge(m.stats)
         if m.margin is not None:
             margin_sum += m.margin * m.pairs
+            margin_units += m.pairs
         played += count
         if sprt is not None:
             rate = stats.win_rate()
             if rate.se is not None and rate.se > 0:
                 sprt.update(rate.n, rate.estimate, rate.se ** 2 * rate.n)
         if on_wave is not None:
-            on_wave(2 * count, stats)
+            on_wave(sides * count, stats)
         if sprt is not None and sprt.decision != "undecided":
             break
     state = None
@@ -529,8 +593,8 @@ def verify(tuned: str, start: str, rules, seed: int, first_game: int, games: int
         state = {"h0": sprt.mu0, "h1": sprt.mu1, "alpha": sprt.alpha, "beta": sprt.beta,
                  "llr": sprt.llr, "lower": sprt.lower, "upper": sprt.upper,
                  "decision": sprt.decision, "waves": sprt.waves}
-    margin = margin_sum / stats.pairs if stats.pairs else None
-    return Verification(tuned, start, first_game, 2 * played, stats, state, margin)
+    margin = margin_sum / margin_units if margin_units else None
+    return Verification(tuned, start, first_game, sides * played, stats, state, margin)
 
 
 # --------------------------------------------------------------------------------------------
@@ -566,8 +630,8 @@ class Settings(NamedTuple):
 
     @property
     def pairs(self) -> int:
-        """Game pairs per evaluated point."""
-        return self.games // 2
+        """Game pairs per evaluated point (three sides: game seeds, each in 3 rotations)."""
+        return self.games // self.rules.num_sides
 
     @property
     def points_per_iteration(self) -> int:
@@ -578,6 +642,17 @@ class Settings(NamedTuple):
     def verify_first_game(self) -> int:
         """The first game index of the verification: just after every tuning seed."""
         return self.iterations * self.pairs
+
+    def objective_words(self) -> str:
+        """The objective in words, e.g. 'win rate', or at three sides 'win share (fair share
+        33.3%, one side against two)'."""
+        sides = self.rules.num_sides
+        if sides == 2:
+            return "win rate" if self.objective == "win" else "mean final margin"
+        if self.objective == "win":
+            return (f"win share (fair share {100 / sides:.1f}%, one side against "
+                    f"{sides - 1})")
+        return f"mean final margin against the mean of the other {sides - 1} sides"
 
     def tuning_games(self) -> int:
         """Games the iterations play."""
@@ -605,18 +680,6 @@ class Settings(NamedTuple):
                       f"{format_number(self.verify_sprt[1])}", "--alpha",
                       format_number(self.alpha), "--beta", format_number(self.beta)]
         return " ".join(shlex.quote(p) for p in parts)
-
-
-def _even_games(value, option: str, zero: bool = False) -> int:
-    """A number of games that makes whole game pairs, or BadInput."""
-    from canasta_sim.runner import _is_int
-
-    least = 0 if zero else 2
-    if not _is_int(value) or value < least or value % 2 or (value == 0 and not zero):
-        extra = "0 (no verification) or " if zero else ""
-        raise BadInput(f"{option} {value!r} is not accepted: accepted: {extra}an even number "
-                       "of games >= 2 (each game seed is played both ways round), e.g. 200")
-    return int(value)
 
 
 def _positive(value, option: str, high=None, example="0.5") -> float:
@@ -653,10 +716,10 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
     ``against`` defaults to the starting policy itself; ``a`` to 0.5 (per unit of win rate;
     the score objective is divided by SCORE_SCALE first); ``stability`` (SPSA's A) to a
     tenth of the iterations; ``popsize`` to CMA-ES's default."""
+    from canasta_sim.arms import whole_seed_games
     from canasta_sim.policies import parse_policies
     from canasta_sim.rules import parse_rules
     from canasta_sim.runner import MAX_GAMES, _is_int, check_seed, check_threads
-    from canasta_sim.strength import check_two_sides
 
     if method not in METHODS:
         raise BadInput(f"--method {method!r} is not accepted: accepted: {', '.join(METHODS)}")
@@ -664,16 +727,16 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
         raise BadInput(f"--objective {objective!r} is not accepted: accepted: "
                        f"{', '.join(OBJECTIVES)}")
     r = parse_rules(rules)
-    check_two_sides(r)
+    sides = r.num_sides
     space = parse_space(policy, params)
     start = parse_one(policy)[0]
     against = start if against is None else against
     if len(split_top_level(against)) != 1:
         raise BadInput(f"--against {against!r} names more than one policy: accepted: one "
-                       "policy that plays both seats of the other side, e.g. expert")
+                       "policy that plays every seat of the other sides, e.g. expert")
     parse_policies(against, r.num_players)
     against = parse_one(against)[0]
-    games = _even_games(games, "--games")
+    games = whole_seed_games(games, "--games", sides)
     if not _is_int(iterations) or not 1 <= iterations <= MAX_ITERATIONS:
         raise BadInput(f"--iterations {iterations!r} is not accepted: accepted: a whole "
                        f"number in 1..{MAX_ITERATIONS}, e.g. 30")
@@ -696,7 +759,7 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
     if not _is_int(popsize) or not 2 <= popsize <= 1000:
         raise BadInput(f"--popsize {popsize!r} is not accepted: accepted: a whole number in "
                        "2..1000, e.g. 6")
-    verify_games = _even_games(verify_games, "--verify-games", zero=True)
+    verify_games = whole_seed_games(verify_games, "--verify-games", sides, zero=True)
     bounds = None
     if verify_sprt is not None:
         bounds = parse_sprt_bounds(verify_sprt)
@@ -709,10 +772,10 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
             raise BadInput(f"{option} {value!r} is not accepted: accepted: a probability in "
                            "(0, 0.5), e.g. 0.05")
     threads = None if threads is None else check_threads(threads)
-    total = iterations * (games // 2) + verify_games // 2
+    total = iterations * (games // sides) + verify_games // sides
     if total > MAX_GAMES:
         raise BadInput(f"the run needs game indices up to {total}: accepted: --iterations x "
-                       f"--games / 2 + --verify-games / 2 <= {MAX_GAMES}")
+                       f"--games / {sides} + --verify-games / {sides} <= {MAX_GAMES}")
     return Settings(space, start, against, r, games, iterations, seed, method, objective,
                     gains, sigma, int(popsize), verify_games, bounds, float(alpha),
                     float(beta), threads)
@@ -950,7 +1013,8 @@ def run(settings: Settings, folder: str | None, say=None, progress: bool = False
                 from canasta_sim.stats import Sprt
 
                 sprt = Sprt(s.verify_sprt[0], s.verify_sprt[1], s.alpha, s.beta)
-            wave = max(2, 2 * (s.verify_games // 20))   # a tenth: progress, SPRT checks
+            sides = s.rules.num_sides     # a tenth per wave: progress, SPRT checks
+            wave = max(sides, sides * (s.verify_games // (10 * sides)))
 
             def on_wave(games, stats):
                 bar.update(games)
@@ -968,7 +1032,7 @@ def run(settings: Settings, folder: str | None, say=None, progress: bool = False
             "settings": settings_dict(s),
             "game_indices": {"tuning": [0, s.verify_first_game],
                              "verification": ([s.verify_first_game, s.verify_first_game
-                                               + verification.games // 2]
+                                               + verification.seeds]
                                               if verification else None)},
             "games_played": {"tuning": s.tuning_games(),
                              "verification": verification.games if verification else 0},
@@ -1038,7 +1102,8 @@ def _wave_line(stats, sprt) -> str:
     """One line per verification wave of a sequential test."""
     rate = stats.win_rate()
     shown = "n/a" if rate.estimate is None else f"{100 * rate.estimate:.1f}%"
-    return (f"verification: {2 * stats.pairs} games, tuned win rate {shown}, "
+    games = 2 * stats.pairs if isinstance(stats, MatchStats) else stats.games
+    return (f"verification: {games} games, tuned win rate {shown}, "
             f"LLR {sprt.llr:+.2f} in ({sprt.lower:.2f}, {sprt.upper:.2f}): {sprt.decision}")
 
 
@@ -1049,6 +1114,8 @@ def verification_lines(outcome: Outcome) -> list:
     v = outcome.verification
     if v is None:
         return [f"verification: skipped, {outcome.verify_note}"]
+    if not isinstance(v.stats, MatchStats):
+        return _rotation_lines(v)
     rate, elo = v.stats.win_rate(), v.stats.elo()
     lines = [f"verification: {v.tuned} against {v.start}, {v.games} games ({v.stats.pairs} "
              f"game pairs) on fresh seeds (game indices {v.first_game}.."
@@ -1070,6 +1137,33 @@ def verification_lines(outcome: Outcome) -> list:
                  + " ".join(str(int(c)) for c in v.stats.pentanomial))
     if v.margin is not None:
         lines.append(f"  tuned mean final margin {v.margin:+.1f} points per game")
+    return lines + _sprt_lines(v)
+
+
+def _rotation_lines(v: Verification) -> list:
+    """The verification's lines at three sides: the win share against the fair share."""
+    rate, fair = v.stats.win_rate(), v.stats.fair_share
+    lines = [f"verification: {v.tuned} (one side) against {v.start} (the other "
+             f"{v.stats.sides - 1}), {v.games} games ({v.stats.seeds} game seeds, each in the "
+             f"{v.stats.sides} rotations) on fresh seeds (game indices {v.first_game}.."
+             f"{v.first_game + v.seeds - 1})"]
+    if rate.estimate is None:
+        return lines + ["  no game seed played: no estimate"]
+    interval = ("" if rate.ci_low is None else
+                f" (95% CI {100 * rate.ci_low:.1f}-{100 * rate.ci_high:.1f})")
+    mark = ("significant" if significant(v.stats) else
+            f"not significant (the interval holds {100 * fair:.1f}%)")
+    lines.append(f"  tuned win share {100 * rate.estimate:.1f}%{interval} against the fair "
+                 f"share {100 * fair:.1f}%: {mark}; no Elo at {v.stats.sides} sides")
+    if v.margin is not None:
+        lines.append(f"  tuned mean final margin {v.margin:+.1f} points per game against the "
+                     "mean of the other sides")
+    return lines + _sprt_lines(v)
+
+
+def _sprt_lines(v: Verification) -> list:
+    """The sequential test's line, if one ran."""
+    lines = []
     if v.sprt is not None:
         lines.append(f"  SPRT H0 {v.sprt['h0']} vs H1 {v.sprt['h1']} (alpha {v.sprt['alpha']}, "
                      f"beta {v.sprt['beta']}): {v.sprt['decision']}, LLR {v.sprt['llr']:+.2f} "

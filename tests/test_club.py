@@ -283,8 +283,11 @@ def test_sweeps_and_parameters_keep_full_precision():
         parse_one("careful(danger=inf)")
 
 
-def test_strength_needs_two_sides():
-    with pytest.raises(BadInput, match="3 sides"):
+def test_strength_at_three_sides_plays_rotations_of_whole_seeds():
+    """Three sides are no longer refused (tests/test_strength.py checks the figures): a
+    multiple of 3 games plays, any other count is refused."""
+    assert play_match("careful", "greedy", 3, rules="six-player-3x2").seeds == 1
+    with pytest.raises(BadInput, match="--games 2 .*multiple of 3"):
         play_match("careful", "greedy", 2, rules="six-player-3x2")
 
 

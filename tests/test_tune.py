@@ -143,7 +143,12 @@ BAD = [
     (["expert", "--params", "danger", "--iterations", "0"], ["--iterations 0"]),
     (["expert", "--params", "danger", "--against", "nobody"], ["'nobody'"]),
     (["expert", "--params", "danger", "--against", "expert,careful"], ["more than one"]),
-    (["expert", "--params", "danger", "--rules", "three-player"], ["3 sides"]),
+    (["expert", "--params", "danger", "--rules", "three-player"],
+     ["--games 200", "a multiple of 3", "3 rotations"]),
+    (["expert", "--params", "danger", "--rules", "cutthroat", "--games", "4"],
+     ["--games 4", "a multiple of 3"]),
+    (["expert", "--params", "danger", "--rules", "cutthroat", "--games", "6",
+      "--verify-games", "200"], ["--verify-games 200", "0 (no verification) or a multiple of 3"]),
     (["expert", "--params", "danger", "--seed", "-1"], ["seed=-1"]),
     (["expert", "--params", "danger", "--c", "0.9"], ["--c 0.9"]),
     (["expert", "--params", "danger", "--a", "0"], ["--a 0.0"]),
@@ -364,3 +369,84 @@ def test_score_objective_and_a_sequential_verification_from_the_command(tmp_path
                                                                                 "undecided")
     assert best["verification"]["games"] <= 40 and best["verification"]["games"] % 4 == 0
     assert "SPRT H0 0.45 vs H1 0.55" in result.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# three sides: one side of the tuned policy against two of the opponent, every rotation
+# --------------------------------------------------------------------------------------------
+
+def _rotation_margins(a, b, rules, seed, first, seeds):
+    """A's final score less the mean of the two others', per (rotation, seed), each rotation
+    played on its own with the plain API."""
+    import canasta_sim
+    from canasta_sim.arms import rotated
+
+    margins = np.zeros((3, seeds))
+    for rotation in range(3):
+        lineup = rotated([a, b, b], rotation)
+        games, _ = canasta_sim.simulate(games=seeds, seed=seed, rules=rules,
+                                        first_game=first, policies=",".join(lineup))
+        g = games.to_pandas()
+        finals = np.stack([g[f"s{k}_final"] for k in range(3)], axis=1).astype(float)
+        own = finals[:, lineup.index(a)]
+        margins[rotation] = own - (finals.sum(axis=1) - own) / 2
+    return margins
+
+
+def test_a_point_at_three_sides_is_the_strength_match_and_its_margin():
+    from canasta_sim.rules import parse_rules
+    from canasta_sim.strength import play_rotation_match
+
+    rules = parse_rules("cutthroat")
+    win = tune.play_duplicate("careful", "greedy", rules, 4, 5, 2)
+    score = tune.play_duplicate("careful", "greedy", rules, 4, 5, 2, objective="score")
+    margins = _rotation_margins("careful", "greedy", "cutthroat", 4, 5, 2)
+    per_seed = margins.mean(axis=0)
+    assert win.pairs == score.pairs == 2 and win.objective == win.win_rate
+    assert score.objective == pytest.approx(per_seed.mean()) == pytest.approx(score.margin)
+    assert score.se == pytest.approx(per_seed.std(ddof=1) / np.sqrt(2))
+    assert win.stats.fair_share == pytest.approx(1 / 3) and win.stats.games == 6
+    match = play_rotation_match("careful", "greedy", 6, 4, rules)
+    first = tune.play_duplicate("careful", "greedy", rules, 4, 0, 2)
+    assert first.stats.win_rate() == match.share      # seeds 0..1: the strength match
+
+
+def test_the_verification_at_three_sides_adds_its_waves_up_to_the_whole():
+    from canasta_sim.rules import parse_rules
+    from canasta_sim.stats import Sprt
+
+    rules = parse_rules("three-player")
+    v = tune.verify("careful", "greedy", rules, 4, 10, 9, wave_games=3)
+    whole = tune.play_duplicate("careful", "greedy", rules, 4, 10, 3)
+    assert v.games == 9 and v.seeds == 3 and v.stats.seeds == 3
+    got, want = v.stats.win_rate(), whole.stats.win_rate()
+    assert got.estimate == pytest.approx(want.estimate) and got.se == pytest.approx(want.se)
+    assert v.margin == pytest.approx(whole.margin)
+    summary = v.to_dict()
+    assert summary["elo"] is None and summary["fair_share"] == pytest.approx(1 / 3)
+    assert summary["game_indices"] == [10, 13] and summary["seeds"] == 3
+    stopped = tune.verify("careful", "random", rules, 4, 0, 300, wave_games=3,
+                          sprt=Sprt(1 / 3, 0.6))
+    assert stopped.sprt["decision"] == "H1" and stopped.games < 300 and stopped.games % 3 == 0
+
+
+def test_tune_at_three_sides_from_the_command(tmp_path):
+    args = ["careful", "--params", "min_pile_take", "--against", "greedy", "--rules",
+            "cutthroat", "--games", "6", "--iterations", "2", "--verify-games", "12",
+            "--objective", "score", "--quiet"]
+    result = _tune(args, tmp_path / "a")
+    assert ("for mean final margin against the mean of the other 2 sides against greedy; "
+            "rules cutthroat") in result.stdout
+    rows = pq.read_table(tmp_path / "a" / "trajectory.parquet").to_pandas()
+    assert list(rows.first_game[:4]) == [0, 0, 2, 2] and list(rows.pairs[:4]) == [2] * 4
+    points = rows[rows.kind != "result"]
+    assert (points.objective == points.mean_margin).all()
+    best = json.loads((tmp_path / "a" / "best.json").read_text())
+    assert best["settings"]["rules"] == "cutthroat"
+    assert best["games_played"]["tuning"] == 2 * 2 * 6
+    v = best["verification"]
+    assert best["tuned"] != "careful" and "skipped" not in v
+    assert v["fair_share"] == pytest.approx(1 / 3) and v["elo"] is None
+    assert v["game_indices"] == [4, 8] and v["games"] == 12
+    assert "against the fair share 33.3%" in result.stdout
+    assert best["command"].split("--rules ")[1].startswith("cutthroat ")

@@ -23,7 +23,7 @@ import time
 from typing import NamedTuple, Optional
 
 from canasta_sim._cache import current_kernels_hash
-from canasta_sim.arms import plan_arms, start_arms
+from canasta_sim.arms import plan_arms, start_arms, with_rotation
 from canasta_sim.errors import BadInput
 from canasta_sim.study import store
 from canasta_sim.study.spec import Spec, check_round_trip, load_spec
@@ -77,19 +77,10 @@ def shard_tables(spec: Spec, plans: ArmPlans, key: ShardKey, waiters) -> dict:
     for rotation, (plan, wait) in enumerate(zip(plans.plans, waiters)):
         tables = rows_tables(plan, key.first, wait())
         for kind, table in zip(parts, tables if spec.games else (tables,)):
-            parts[kind].append(_with_rotation(table, rotation))
+            parts[kind].append(with_rotation(table, rotation))
     meta = store.shard_metadata(spec, key, len(plans.plans), plans.plans[0].metadata)
     return {kind: pa.concat_tables(tables, promote_options="permissive")
             .replace_schema_metadata(meta) for kind, tables in parts.items()}
-
-
-def _with_rotation(table, rotation: int):
-    """``table`` with an int8 ``rotation`` column (0: the arm as written) after ``seed``."""
-    import numpy as np
-    import pyarrow as pa
-
-    column = pa.array(np.full(table.num_rows, rotation, dtype=np.int8))
-    return table.add_column(table.schema.get_field_index("seed") + 1, "rotation", column)
 
 
 def play_shard(spec: Spec, key: ShardKey, root, plans: Optional[ArmPlans] = None) -> dict:
