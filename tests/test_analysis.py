@@ -414,3 +414,52 @@ def test_going_out_and_the_partners_answer_are_valued():
     assert {o["option"] for o in line["options"]} <= {"now", "ask", "hold"}
     assert "hold" in {o["option"] for o in line["options"]} and line["played"] in (
         "now", "ask", "hold")
+
+
+@pytest.mark.parametrize("policies", ["expert", "random"])
+def test_every_meld_step_played_is_one_the_engine_or_the_policy_offers(policies):
+    """The meld decisions of a turn not gone out: before each meld line and at the discard
+    (``stop``); the step the trace played is in the engine's list (options.meld_options_nb)
+    or, for expert's own non-atomic steps, the expert rollout policy's own step."""
+    ro = _settings().rollouts
+    seen = 0
+    for events in _deals(seed=4, n=4, policies=policies):
+        script = DealScript(events)
+        for d in [d for d in script.decisions if d.kind == "meld"]:
+            S, _ = script.state(d.at)
+            cands, offered = D.meld_candidates(script, S, d, ro)
+            assert offered, (d, cands)
+            assert cands[0] == d.code and len(cands) <= D.MAX_MELD_OPTIONS
+            seen += 1
+        outs = {ev.get("seat") for ev in events if ev["ev"] == "out"}
+        assert outs or seen
+    assert seen > 10
+
+
+def test_meld_steps_are_valued_with_the_played_one_marked():
+    script = DealScript(_deals(seed=7)[0])
+    settings = _settings(n=32)
+    lines = [D.analyse_decision(script, d, settings, 0) for d in script.decisions
+             if d.kind == "meld" and d.seat == 0]
+    assert any(ln["played"] == "stop" for ln in lines)
+    assert any(ln["played"] != "stop" and not ln["forced"] for ln in lines)
+    for ln in lines:
+        assert sum(o["played"] for o in ln["options"]) == 1
+        if ln["forced"]:
+            assert ln["loss"] == 0.0 and ln["mark"] is None and len(ln["options"]) == 1
+    assert "meld" in D.error_rates(lines)["0"]
+
+
+def test_a_forced_meld_step_has_loss_zero():
+    """A hand with nothing it may meld can only stop: forced, loss 0, no mark."""
+    settings = _settings(n=16)
+    for events in _deals(seed=5, n=3):
+        script = DealScript(events)
+        for d in [d for d in script.decisions if d.kind == "meld"]:
+            S, _ = script.state(d.at)
+            if len(D.meld_candidates(script, S, d, settings.rollouts)[0]) == 1:
+                ln = D.analyse_decision(script, d, settings, 0)
+                assert ln["forced"] and ln["loss"] == 0.0 and ln["mark"] is None
+                assert [o["option"] for o in ln["options"]] == [d.played]
+                return
+    pytest.fail("no forced meld step in three deals")

@@ -210,7 +210,7 @@ def _still_close(x, active) -> list:
 
 def option_label(decision: int, cand: int) -> str:
     """The name of a candidate in the analysis (a card token, draw/take, now/ask/hold,
-    yes/no)."""
+    yes/no, a meld step or stop)."""
     from canasta_sim.kernels.game.cards import TOKENS
     from canasta_sim.kernels.game.slots import OUT_ASK, OUT_HOLD, OUT_NOW
 
@@ -222,4 +222,8 @@ def option_label(decision: int, cand: int) -> str:
         return {OUT_NOW: "now", OUT_ASK: "ask", OUT_HOLD: "hold"}.get(cand, "own")
     if decision == k.A_ANSWER:
         return "yes" if cand else "no"
+    if decision == k.A_MELD:
+        from .position import meld_label
+
+        return meld_label(cand)
     return "play on"

@@ -227,7 +227,6 @@ def meld_phase_nb(rules, S, buf, seat, table):
     """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
     Every offered step keeps a legal end of the turn reachable (options.step_legal_nb), so an
     initial meld, once started, can always be completed."""
-    hands = S.hands
     st = S.st
     no_plans = ask_phase_nb(rules, S, buf, seat, table)
     while True:                                       # after a "yes" only going out ends it
@@ -239,12 +238,21 @@ def meld_phase_nb(rules, S, buf, seat, table):
             return CONTINUE
         if kind == OPT_GO_OUT:
             return execute_go_out_nb(rules, S, buf, seat, table.plan, r)
-        if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
-            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)          # R28
-        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
         no_plans = False                              # the hand has changed
-        if hand_size_nb(hands, seat) == 0:
+        if meld_step_nb(rules, S, buf, seat, r, nat, de, jo) == 0:
             return go_out_nb(rules, S, buf, seat)                      # T31
+
+
+@kernel
+def meld_step_nb(rules, S, buf, seat, r, nat, de, jo):
+    """One meld step from the seat's hand (R15, R18-R22): ``nat`` naturals, ``de`` deuces and
+    ``jo`` jokers on its side's meld of rank ``r``, counted towards an unmet initial minimum
+    in a draw turn (R28).  Returns the cards left in the hand (0: the seat goes out, T31)."""
+    st = S.st
+    if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
+        st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)              # R28
+    lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
+    return hand_size_nb(S.hands, seat)
 
 
 @turn_step
