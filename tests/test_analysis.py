@@ -233,6 +233,32 @@ def test_the_equity_table_is_a_chance_that_grows_with_the_score(tmp_path):
     assert loaded.win_array(0, 0) == pytest.approx(0.5)
     assert loaded.win_array(5200, 4000) == 1.0 and loaded.win_array(4000, 5200) == 0.0
     assert loaded.win_array(1000, 0) == pytest.approx(win[table["scores"].index(1000), i])
+    by_dealer = np.array(table["win_dealer"])
+    assert by_dealer.shape == (2,) + win.shape
+    assert np.allclose(by_dealer[0] + by_dealer[1].T, 1.0, atol=1e-6)   # one pair, two views
+    assert np.allclose(by_dealer.mean(axis=0), win, atol=2e-5)
+    for d in (0, 1):
+        assert np.all(np.array(table["ci_low_dealer"][d]) <= by_dealer[d] + 1e-9)
+        assert np.all(by_dealer[d] <= np.array(table["ci_high_dealer"][d]) + 1e-9)
+        assert loaded.win_array(1000, 0, d) == pytest.approx(
+            by_dealer[d][table["scores"].index(1000), i])
+    old = json.loads(paths[0].read_text())
+    del old["win_dealer"]
+    paths[0].write_text(json.dumps(old))
+    assert load_table(paths[0]).win_array(1000, 0, 0) == loaded.win_array(1000, 0)  # no axis
+
+
+def test_the_analysis_reads_the_equity_table_for_the_next_dealer():
+    from canasta_sim.analysis.equity import EquityTable
+
+    grid = [0.0, 500.0]
+    table = EquityTable(grid, [[0.5, 0.4], [0.6, 0.5]], 1000,
+                        [[[0.45, 0.35], [0.55, 0.45]], [[0.55, 0.45], [0.65, 0.55]]])
+    scale = R.Scale("win", table, dealer=1)
+    before = np.zeros(2)
+    assert scale.values(np.array([[0, 0]]), 0, before, 2)[0] == pytest.approx(0.55)
+    assert scale.values(np.array([[0, 0]]), 1, before, 2)[0] == pytest.approx(0.45)
+    assert R.Scale("win", table).values(np.array([[0, 0]]), 0, before, 2)[0] == 0.5
 
 
 def test_analyze_with_an_equity_table_values_in_win_chance(tmp_path):

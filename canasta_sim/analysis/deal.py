@@ -134,10 +134,18 @@ def side_of(script, seat) -> int:
     return seat % script.rules.num_sides
 
 
+def for_the_deal(script, settings: Settings) -> Settings:
+    """The settings with the scale told which side deals the deal after this one (the
+    equity table's dealer dimension)."""
+    nxt = side_of(script, (script.dealer + 1) % script.seats)
+    return settings._replace(scale=settings.scale._replace(dealer=nxt))
+
+
 def analyse_decision(script: DealScript, decision, settings: Settings, deal_no: int):
     """One line of analysis.jsonl: the decision, its options valued, the loss of the one
     played and its mark; None if it is no decision (a going-out choice when the seat cannot
     go out)."""
+    settings = for_the_deal(script, settings)
     S, _ = script.state(decision.at)
     code, cands, names = candidates(script, S, decision, settings.rollouts)
     line = {"deal": deal_no, "event": decision.event, "turn": decision.turn,
@@ -193,13 +201,15 @@ def prior_value(script, side, scale) -> float:
         return 0.0
     before = script.scores_before
     other = 1 - side
-    return float(scale.table.win_array(before[side], before[other]))
+    deals = int(side_of(script, script.dealer) != side)                # this deal's dealer
+    return float(scale.table.win_array(before[side], before[other], deals))
 
 
 def luck_of_seat(script, seat, settings, lines, deal_no) -> dict:
     """The seat's luck: of the deal (its value once dealt, from its view, less the value
     before) and of each of its draws (the value after the draw less the value of drawing),
     and its result less both."""
+    settings = for_the_deal(script, settings)
     side = side_of(script, seat)
     ro = settings.rollouts
     S, _ = script.state(0)

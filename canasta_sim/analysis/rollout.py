@@ -116,9 +116,11 @@ def play_rollouts(script, S, view, seat, decision, cands, key, first, count, ro:
 class Scale(NamedTuple):
     """What a rollout is worth to a side: ``points`` (its deal score less the best other
     side's) or ``win`` (the chance of winning the game from the scores after the deal, by
-    an equity table, :mod:`canasta_sim.analysis.equity`)."""
+    an equity table, :mod:`canasta_sim.analysis.equity`, read for the side that deals the
+    next deal, ``dealer``, when known)."""
     unit: str
     table: object = None
+    dealer: int = -1
 
     def values(self, scores, side, before, nsides) -> np.ndarray:
         """The side's value of each rollout from the ``nsides`` sides' deal scores
@@ -128,8 +130,9 @@ class Scale(NamedTuple):
         if self.unit == "points":
             return scores[..., side] - np.max(scores[..., others], axis=-1)
         other = others[0]
+        deals = None if self.dealer < 0 else int(self.dealer != side)
         return self.table.win_array(before[side] + scores[..., side],
-                                    before[other] + scores[..., other])
+                                    before[other] + scores[..., other], deals)
 
 
 def summarize(x: np.ndarray, counts, names, played) -> list:
