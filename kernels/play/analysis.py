@@ -14,10 +14,8 @@ and the replay's own trace, compared with the trace read, checks the whole
 (``A_*``: a discard, the take or the draw, the going-out choice, the partner's answer, or
 no choice at all) as the search player does (kernels/play/search.py, whose scratch state,
 resampler and keys it uses): for each determinization ``d`` the cards hidden from the
-viewing seat are dealt again (:func:`search.determinize_nb`) and the stock is shuffled
-once more (:func:`search.reshuffle_stock_nb`: the resampler fills the other hands first and
-leaves in the stock, in pool order, the red threes no hand may hold, so its stock alone
-draws red threes too early), each candidate is played on
+viewing seat are dealt again (:func:`search.determinize_nb`, the stock in uniform order),
+each candidate is played on
 that same deal and stock order (common random numbers), and the deal is played to its end
 by the rollout policy at every seat.  It writes every side's deal score per determinization
 and candidate; the statistics are the caller's.  Determinization ``d`` depends only on the
@@ -104,7 +102,6 @@ from .search import (
     determinize_nb,
     may_ask_nb,
     out_open_nb,
-    reshuffle_stock_nb,
     scratch_state_nb,
 )
 from .turn import (
@@ -413,7 +410,6 @@ def rollouts_task_nb(rules, S, buf, view, seat, decision, cands, key, first, val
         for c in range(cands.shape[0]):
             if not determinize_nb(rules, S, W, view, key, first + d):
                 return d
-            reshuffle_stock_nb(S, W, key, first + d, 1)   # the stock in uniform order
             W.st[ST_END_REASON] = NOT_ENDED
             ok = play_candidate_nb(rules, W, buf, seat, decision, cands[c], table, turns)
             if W.st[ST_END_REASON] == NOT_ENDED:
