@@ -42,57 +42,39 @@ from ..game.moves import (
     finish_discard_nb,
     first_turn_nb,
     go_out_nb,
-    join_pile_nb,
-    lay_cards_nb,
-    trace_take_nb,
 )
 from ..game.options import (
     MAX_OPTS,
     OPT_GO_OUT,
     OPT_STOP,
     meld_options_nb,
-    short_of_minimum_nb,
     step_cards_nb,
     step_legal_nb,
-    take_count_nb,
 )
 from ..game.plans import MAX_PLANS
 from ..game.rng import seed_streams_nb
 from ..game.scoring import score_deal_nb
 from ..game.slots import (
-    M_DEUCE,
-    M_JOKER,
-    M_NAT,
-    M_SIZE,
     OUT_HOLD,
     OUT_NO_ASK,
     OUT_NOW,
-    SIDE_PILE_TAKES,
     ST_DECK_N,
     ST_END_REASON,
     ST_NSEATS,
     ST_NSIDES,
-    ST_PILE_N,
     ST_TRACE_ON,
     ST_TRACE_POS,
     ST_TURN_ASK,
-    ST_TURN_COUNT,
     ST_TURN_LAST_RED3,
-    ST_TURN_NEEDS_MIN,
     ST_TURN_OUT_CHOICE,
-    ST_TURN_PRE_RANKS,
     ST_TURN_TAKE,
-    ST_TURN_TAKE_CANASTAS,
     ST_TURNS,
     WM_TAKEN,
     WS_ORDER,
 )
 from ..game.state import (
-    canasta_ranks_nb,
-    cards_value_nb,
     hand_size_nb,
     rules_record_nb,
-    side_of_nb,
 )
 from ..game.trace_events import ev_simple_nb
 from ..jit import entry, kernel, level
@@ -108,7 +90,10 @@ from .turn import (
     FROM_MELD,
     MAX_TURNS,
     MELD_ONLY,
+    close_take_nb,
     discard_phase_nb,
+    lay_take_meld_nb,
+    lay_take_top_nb,
     meld_step_nb,
     play_turns_nb,
 )
@@ -164,49 +149,20 @@ def deal_given_nb(rules, S, buf, deck, size, dealer, scores_before):
 @kernel
 def script_take_nb(rules, S, buf, seat, moves, i, stop):
     """R33-R36: the take of ``moves[i]`` and its further take melds (the ``OP_TAKE_MELD``
-    rows after it, before ``stop``), as ``turn.take_pile_nb`` makes a take its player
-    chose; returns the index of the next move."""
-    melds = S.melds
-    pile = S.pile
-    st = S.st
-    sidev = S.sidev
-    side = side_of_nb(st, seat)
-    top = pile[st[ST_PILE_N] - 1]
+    rows after it, before ``stop``), laid as ``turn.take_pile_nb`` lays a take its player
+    chose (the same functions); returns the index of the next move."""
     taken = S.wm[WM_TAKEN]
-    taken[:, :] = 0
     order = S.ws[WS_ORDER]
-    order[0] = top
+    S.st[ST_TURNS] += 1
+    top = lay_take_top_nb(rules, S, buf, seat, moves[i, 2], moves[i, 3], moves[i, 4], taken,
+                          order)
     n_order = 1
-    k, d, j = moves[i, 2], moves[i, 3], moves[i, 4]
-    st[ST_TURNS] += 1
-    count = take_count_nb(rules, top, k, d, j)                         # R28
-    lay_cards_nb(rules, S, buf, seat, top, k, d, j, False)
-    melds[side, M_NAT, top] += 1                                       # the top card
-    melds[side, M_SIZE, top] += 1
-    taken[top, M_NAT] = k
-    taken[top, M_DEUCE] = d
-    taken[top, M_JOKER] = j
-    if st[ST_TURN_NEEDS_MIN] == 1:
-        st[ST_TURN_COUNT] = count
     i += 1
     while i < stop and moves[i, 0] == OP_TAKE_MELD:                    # R35
-        r, nat, de, jo = moves[i, 2], moves[i, 3], moves[i, 4], moves[i, 5]
-        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
-        if st[ST_TURN_NEEDS_MIN] == 1:
-            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)
-        if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
-            order[n_order] = r
-            n_order += 1
-        taken[r, M_NAT] += nat
-        taken[r, M_DEUCE] += de
-        taken[r, M_JOKER] += jo
+        n_order = lay_take_meld_nb(rules, S, buf, seat, top, moves[i, 2], moves[i, 3],
+                                   moves[i, 4], moves[i, 5], taken, order, n_order)
         i += 1
-    if st[ST_TURN_NEEDS_MIN] == 1 and not short_of_minimum_nb(st):
-        st[ST_TURN_NEEDS_MIN] = 0                                      # R29
-    st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(melds, side) & ~st[ST_TURN_PRE_RANKS]
-    trace_take_nb(S, buf, seat, top, taken, order, n_order)
-    join_pile_nb(S, buf, seat)                                         # R36
-    sidev[side, SIDE_PILE_TAKES] += 1
+    close_take_nb(rules, S, buf, seat, top, taken, order, n_order)
     if hand_size_nb(S.hands, seat) == 0:
         go_out_nb(rules, S, buf, seat)                                 # R39 (T27)
     return i

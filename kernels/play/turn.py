@@ -123,21 +123,36 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, table):
     short and must go out concealed this turn (R30; the meld phase sees ST_TURN_NEEDS_MIN
     still set).  Returns False (nothing changed) only if no legal step was left, which the
     exact completion checks rule out."""
-    melds = S.melds
-    pile = S.pile
     st = S.st
-    sidev = S.sidev
-    ws = S.ws
-    wm = S.wm
-    side = side_of_nb(st, seat)
-    n_pile = st[ST_PILE_N]
-    top = pile[n_pile - 1]
     if st[ST_TURN_NEEDS_MIN] == 1:
         save_turn_nb(S, seat)            # only the planned take of an initial meld is undone
-    taken = wm[WM_TAKEN]                                  # hand cards of the take melds
-    taken[:, :] = 0
-    order = ws[WS_ORDER]
+    taken = S.wm[WM_TAKEN]                                # hand cards of the take melds
+    order = S.ws[WS_ORDER]
+    top = lay_take_top_nb(rules, S, buf, seat, k, d, j, taken, order)
     n_order = 1
+    if take_plan_open_nb(rules, st):
+        n_order = plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order)
+        if n_order < 0:
+            if st[ST_TURN_NEEDS_MIN] == 1:
+                restore_turn_nb(S, seat)                          # a safety net: never hit
+            st[ST_CHECK_FAILS] += 1
+            return False
+    close_take_nb(rules, S, buf, seat, top, taken, order, n_order)
+    return True
+
+
+@kernel
+def lay_take_top_nb(rules, S, buf, seat, k, d, j, taken, order):
+    """R33, R28: a take's first meld, the pile's top card with k naturals, d deuces and j
+    jokers from the hand; starts the take's record (``taken``: the hand cards per rank,
+    ``order``: the ranks in the order laid) and its count towards an unmet minimum.  Returns
+    the top card.  The engine's take (:func:`take_pile_nb`) and the analysis' replay of a
+    traced take (kernels/play/analysis.py) both lay a take with it."""
+    melds = S.melds
+    st = S.st
+    side = side_of_nb(st, seat)
+    top = S.pile[st[ST_PILE_N] - 1]
+    taken[:, :] = 0
     order[0] = top
     count = take_count_nb(rules, top, k, d, j)                        # R28
     lay_cards_nb(rules, S, buf, seat, top, k, d, j, False)
@@ -148,20 +163,40 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, table):
     taken[top, M_JOKER] = j
     if st[ST_TURN_NEEDS_MIN] == 1:
         st[ST_TURN_COUNT] = count
-    if take_plan_open_nb(rules, st):
-        n_order = plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order)
-        if n_order < 0:
-            if st[ST_TURN_NEEDS_MIN] == 1:
-                restore_turn_nb(S, seat)                          # a safety net: never hit
-            st[ST_CHECK_FAILS] += 1
-            return False
+    return top
+
+
+@kernel
+def lay_take_meld_nb(rules, S, buf, seat, top, r, nat, de, jo, taken, order, n_order):
+    """R35: a further take meld from the hand (``nat`` naturals, ``de`` deuces, ``jo`` jokers
+    on the meld of rank ``r``), counted towards an unmet minimum (R28) and recorded in the
+    take's ``taken`` and ``order``; returns the ranks now in ``order``."""
+    st = S.st
+    lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
+    if st[ST_TURN_NEEDS_MIN] == 1:
+        st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)             # R28, R35
+    if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
+        order[n_order] = r
+        n_order += 1
+    taken[r, M_NAT] += nat
+    taken[r, M_DEUCE] += de
+    taken[r, M_JOKER] += jo
+    return n_order
+
+
+@kernel
+def close_take_nb(rules, S, buf, seat, top, taken, order, n_order):
+    """R29, R36: after a take's melds, the minimum met or not, the take's new canastas
+    (2.11), the take in the trace, the rest of the pile into the hand and the side's pile
+    takes counted."""
+    st = S.st
+    side = side_of_nb(st, seat)
     if st[ST_TURN_NEEDS_MIN] == 1 and not short_of_minimum_nb(st):
         st[ST_TURN_NEEDS_MIN] = 0                                 # R29
-    st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(melds, side) & ~st[ST_TURN_PRE_RANKS]  # 2.11
+    st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(S.melds, side) & ~st[ST_TURN_PRE_RANKS]  # 2.11
     trace_take_nb(S, buf, seat, top, taken, order, n_order)
-    join_pile_nb(S, buf, seat)
-    sidev[side, SIDE_PILE_TAKES] += 1
-    return True
+    join_pile_nb(S, buf, seat)                                         # R36
+    S.sidev[side, SIDE_PILE_TAKES] += 1
 
 
 @kernel
@@ -178,15 +213,8 @@ def plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order):
             return -1
         if kind == OPT_STOP:
             break
-        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
-        if st[ST_TURN_NEEDS_MIN] == 1:
-            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)         # R28, R35
-        if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
-            order[n_order] = r
-            n_order += 1
-        taken[r, M_NAT] += nat
-        taken[r, M_DEUCE] += de
-        taken[r, M_JOKER] += jo
+        n_order = lay_take_meld_nb(rules, S, buf, seat, top, r, nat, de, jo, taken, order,
+                                   n_order)
     return n_order
 
 
