@@ -141,7 +141,7 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, table):
     return True
 
 
-@kernel
+@one_step
 def lay_take_top_nb(rules, S, buf, seat, k, d, j, taken, order):
     """R33, R28: a take's first meld, the pile's top card with k naturals, d deuces and j
     jokers from the hand; starts the take's record (``taken``: the hand cards per rank,
@@ -166,7 +166,7 @@ def lay_take_top_nb(rules, S, buf, seat, k, d, j, taken, order):
     return top
 
 
-@kernel
+@one_step
 def lay_take_meld_nb(rules, S, buf, seat, top, r, nat, de, jo, taken, order, n_order):
     """R35: a further take meld from the hand (``nat`` naturals, ``de`` deuces, ``jo`` jokers
     on the meld of rank ``r``), counted towards an unmet minimum (R28) and recorded in the
@@ -184,7 +184,7 @@ def lay_take_meld_nb(rules, S, buf, seat, top, r, nat, de, jo, taken, order, n_o
     return n_order
 
 
-@kernel
+@one_step
 def close_take_nb(rules, S, buf, seat, top, taken, order, n_order):
     """R29, R36: after a take's melds, the minimum met or not, the take's new canastas
     (2.11), the take in the trace, the rest of the pile into the hand and the side's pile
@@ -271,7 +271,7 @@ def meld_phase_nb(rules, S, buf, seat, table):
             return go_out_nb(rules, S, buf, seat)                      # T31
 
 
-@kernel
+@one_step
 def meld_step_nb(rules, S, buf, seat, r, nat, de, jo):
     """One meld step from the seat's hand (R15, R18-R22): ``nat`` naturals, ``de`` deuces and
     ``jo`` jokers on its side's meld of rank ``r``, counted towards an unmet initial minimum
