@@ -233,6 +233,32 @@ def test_the_equity_table_is_a_chance_that_grows_with_the_score(tmp_path):
     assert loaded.win_array(0, 0) == pytest.approx(0.5)
     assert loaded.win_array(5200, 4000) == 1.0 and loaded.win_array(4000, 5200) == 0.0
     assert loaded.win_array(1000, 0) == pytest.approx(win[table["scores"].index(1000), i])
+    by_dealer = np.array(table["win_dealer"])
+    assert by_dealer.shape == (2,) + win.shape
+    assert np.allclose(by_dealer[0] + by_dealer[1].T, 1.0, atol=1e-6)   # one pair, two views
+    assert np.allclose(by_dealer.mean(axis=0), win, atol=2e-5)
+    for d in (0, 1):
+        assert np.all(np.array(table["ci_low_dealer"][d]) <= by_dealer[d] + 1e-9)
+        assert np.all(by_dealer[d] <= np.array(table["ci_high_dealer"][d]) + 1e-9)
+        assert loaded.win_array(1000, 0, d) == pytest.approx(
+            by_dealer[d][table["scores"].index(1000), i])
+    old = json.loads(paths[0].read_text())
+    del old["win_dealer"]
+    paths[0].write_text(json.dumps(old))
+    assert load_table(paths[0]).win_array(1000, 0, 0) == loaded.win_array(1000, 0)  # no axis
+
+
+def test_the_analysis_reads_the_equity_table_for_the_next_dealer():
+    from canasta_sim.analysis.equity import EquityTable
+
+    grid = [0.0, 500.0]
+    table = EquityTable(grid, [[0.5, 0.4], [0.6, 0.5]], 1000,
+                        [[[0.45, 0.35], [0.55, 0.45]], [[0.55, 0.45], [0.65, 0.55]]])
+    scale = R.Scale("win", table, dealer=1)
+    before = np.zeros(2)
+    assert scale.values(np.array([[0, 0]]), 0, before, 2)[0] == pytest.approx(0.55)
+    assert scale.values(np.array([[0, 0]]), 1, before, 2)[0] == pytest.approx(0.45)
+    assert R.Scale("win", table).values(np.array([[0, 0]]), 0, before, 2)[0] == 0.5
 
 
 def test_analyze_with_an_equity_table_values_in_win_chance(tmp_path):
@@ -414,3 +440,52 @@ def test_going_out_and_the_partners_answer_are_valued():
     assert {o["option"] for o in line["options"]} <= {"now", "ask", "hold"}
     assert "hold" in {o["option"] for o in line["options"]} and line["played"] in (
         "now", "ask", "hold")
+
+
+@pytest.mark.parametrize("policies", ["expert", "random"])
+def test_every_meld_step_played_is_one_the_engine_or_the_policy_offers(policies):
+    """The meld decisions of a turn not gone out: before each meld line and at the discard
+    (``stop``); the step the trace played is in the engine's list (options.meld_options_nb)
+    or, for expert's own non-atomic steps, the expert rollout policy's own step."""
+    ro = _settings().rollouts
+    seen = 0
+    for events in _deals(seed=4, n=4, policies=policies):
+        script = DealScript(events)
+        for d in [d for d in script.decisions if d.kind == "meld"]:
+            S, _ = script.state(d.at)
+            cands, offered = D.meld_candidates(script, S, d, ro)
+            assert offered, (d, cands)
+            assert cands[0] == d.code and len(cands) <= D.MAX_MELD_OPTIONS
+            seen += 1
+        outs = {ev.get("seat") for ev in events if ev["ev"] == "out"}
+        assert outs or seen
+    assert seen > 10
+
+
+def test_meld_steps_are_valued_with_the_played_one_marked():
+    script = DealScript(_deals(seed=7)[0])
+    settings = _settings(n=32)
+    lines = [D.analyse_decision(script, d, settings, 0) for d in script.decisions
+             if d.kind == "meld" and d.seat == 0]
+    assert any(ln["played"] == "stop" for ln in lines)
+    assert any(ln["played"] != "stop" and not ln["forced"] for ln in lines)
+    for ln in lines:
+        assert sum(o["played"] for o in ln["options"]) == 1
+        if ln["forced"]:
+            assert ln["loss"] == 0.0 and ln["mark"] is None and len(ln["options"]) == 1
+    assert "meld" in D.error_rates(lines)["0"]
+
+
+def test_a_forced_meld_step_has_loss_zero():
+    """A hand with nothing it may meld can only stop: forced, loss 0, no mark."""
+    settings = _settings(n=16)
+    for events in _deals(seed=5, n=3):
+        script = DealScript(events)
+        for d in [d for d in script.decisions if d.kind == "meld"]:
+            S, _ = script.state(d.at)
+            if len(D.meld_candidates(script, S, d, settings.rollouts)[0]) == 1:
+                ln = D.analyse_decision(script, d, settings, 0)
+                assert ln["forced"] and ln["loss"] == 0.0 and ln["mark"] is None
+                assert [o["option"] for o in ln["options"]] == [d.played]
+                return
+    pytest.fail("no forced meld step in three deals")

@@ -102,6 +102,22 @@ def test_resampler_keeps_what_the_seat_knows_and_conserves_cards(rules):
     assert moved >= 70
 
 
+def test_resampler_puts_red_threes_anywhere_in_the_stock():
+    """The stock of a determinization is in uniform order: the red threes no hand may hold
+    lie on average halfway down it, not near its top (where a resampler that filled the
+    hands first left them, so that a seat about to draw drew red threes too often)."""
+    where = []
+    for plan, S, seat in _positions(25):
+        for d in range(20):
+            W = state.new_state()
+            assert search.determinize_entry_nb(plan.rules_nb, S, W, seat, DEC_DRAW, d, 0)
+            stock = _stock(W)
+            where += [(i + 0.5) / len(stock) for i in np.flatnonzero(stock == RED3)]
+    where = np.array(where)
+    assert len(where) > 100
+    assert abs(where.mean() - 0.5) < 4 * where.std() / np.sqrt(len(where))
+
+
 def test_resampler_is_a_function_of_what_the_seat_knows():
     """Rearranging the hidden cards (as the information check does) changes no
     determinization; the same key gives the same deal, another determinization another."""

@@ -19,6 +19,7 @@ import numpy as np
 from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game.cards import TOKENS
 from canasta_sim.kernels.game.layout import S_SCORE, SIDE_BASE, SIDE_STRIDE
+from canasta_sim.kernels.game.options import MAX_OPTS
 from canasta_sim.kernels.game.rules_nb import Ask
 from canasta_sim.kernels.game.slots import (
     OUT_ASK,
@@ -37,7 +38,9 @@ from .rollout import Rollouts, Scale, decision_key, option_label, value_options
 MARKS = ("doubtful", "bad", "very bad")
 DEFAULT_MARKS = {"points": (25.0, 50.0, 100.0), "win": (0.01, 0.025, 0.05)}
 KIND_CODE = {"take": k.A_TAKE, "going out": k.A_OUT, "answer": k.A_ANSWER,
-             "discard": k.A_DISCARD}
+             "meld": k.A_MELD, "discard": k.A_DISCARD}
+MAX_MELD_OPTIONS = 8   # meld candidates valued at most: the played step, the policy's, stop,
+                       # then the engine's list in its order (docs/analysis.md)
 
 
 class Settings(NamedTuple):
@@ -75,12 +78,35 @@ def mark_of(option, marks) -> str | None:
     return found
 
 
-def candidates(script: DealScript, S, decision) -> tuple:
+def meld_candidates(script: DealScript, S, decision, ro: Rollouts) -> tuple:
+    """The meld candidates of a meld decision: the step the trace played, the one the
+    rollout policy would take, stopping (when legal), then the steps the engine lists
+    (options.meld_options_nb), at most MAX_MELD_OPTIONS; and whether the played step is
+    one the engine or the policy offers."""
+    out = np.zeros(MAX_OPTS, np.int64)
+    n, own = call(3, script.rules_nb, S, np.zeros(1, np.int32), None, 0, None, 0, 0, None,
+                  pol=ro.pol.copy(), params=ro.params.copy(), seat=decision.seat, cands=out)
+    listed = [int(c) for c in out[:n]]
+    offered = listed + ([int(own)] if own != k.NO_STEP else [])
+    first = [decision.code] + offered[n:] + [c for c in listed if c == k.MELD_STOP]
+    cands = list(dict.fromkeys(first))
+    for c in listed:
+        if len(cands) >= MAX_MELD_OPTIONS:
+            break
+        if c not in cands:
+            cands.append(c)
+    return cands, decision.code in offered
+
+
+def candidates(script: DealScript, S, decision, ro: Rollouts = None) -> tuple:
     """The kernel's decision code and the candidates (codes and names) of a decision in its
     state ``S``; one candidate means the decision is forced, none that it is no decision
-    (a going-out choice when the seat cannot go out)."""
+    (a going-out choice when the seat cannot go out).  A meld decision needs the rollouts'
+    policy ``ro`` (its own next step is one of the candidates)."""
     code = KIND_CODE[decision.kind]
-    if code == k.A_DISCARD:
+    if code == k.A_MELD:
+        cands, _ = meld_candidates(script, S, decision, ro)
+    elif code == k.A_DISCARD:
         cands = [kind for kind in range(len(TOKENS)) if S.hands[decision.seat, kind] > 0]
     elif code == k.A_TAKE:
         cands = []
@@ -108,12 +134,20 @@ def side_of(script, seat) -> int:
     return seat % script.rules.num_sides
 
 
+def for_the_deal(script, settings: Settings) -> Settings:
+    """The settings with the scale told which side deals the deal after this one (the
+    equity table's dealer dimension)."""
+    nxt = side_of(script, (script.dealer + 1) % script.seats)
+    return settings._replace(scale=settings.scale._replace(dealer=nxt))
+
+
 def analyse_decision(script: DealScript, decision, settings: Settings, deal_no: int):
     """One line of analysis.jsonl: the decision, its options valued, the loss of the one
     played and its mark; None if it is no decision (a going-out choice when the seat cannot
     go out)."""
+    settings = for_the_deal(script, settings)
     S, _ = script.state(decision.at)
-    code, cands, names = candidates(script, S, decision)
+    code, cands, names = candidates(script, S, decision, settings.rollouts)
     line = {"deal": deal_no, "event": decision.event, "turn": decision.turn,
             "seat": decision.seat, "decision": decision.kind, "played": decision.played}
     if decision.kind == "answer":
@@ -167,13 +201,15 @@ def prior_value(script, side, scale) -> float:
         return 0.0
     before = script.scores_before
     other = 1 - side
-    return float(scale.table.win_array(before[side], before[other]))
+    deals = int(side_of(script, script.dealer) != side)                # this deal's dealer
+    return float(scale.table.win_array(before[side], before[other], deals))
 
 
 def luck_of_seat(script, seat, settings, lines, deal_no) -> dict:
     """The seat's luck: of the deal (its value once dealt, from its view, less the value
     before) and of each of its draws (the value after the draw less the value of drawing),
     and its result less both."""
+    settings = for_the_deal(script, settings)
     side = side_of(script, seat)
     ro = settings.rollouts
     S, _ = script.state(0)

@@ -22,15 +22,16 @@ from canasta_sim.kernels.game.slots import ST_TRACE_ON
 from canasta_sim.kernels.play import analysis as k
 
 TRACE_INTS = 1 << 16
-DECISION_KINDS = ("take", "going out", "answer", "discard")
+DECISION_KINDS = ("take", "going out", "answer", "meld", "discard")
 
 
 class Decision(NamedTuple):
-    """One decision of the deal: ``kind`` (take, going out, answer, discard), the seat that
-    makes it (``seat``), the seat whose turn it is (``actor``), the script rows done before
-    it (``at``), the index of the trace event it precedes (``event``), the turn number and
-    the option the trace played (``played``: ``draw``/``take``, ``now``/``ask``/``hold``,
-    ``yes``/``no``, or a card token)."""
+    """One decision of the deal: ``kind`` (take, going out, answer, meld, discard), the seat
+    that makes it (``seat``), the seat whose turn it is (``actor``), the script rows done
+    before it (``at``), the index of the trace event it precedes (``event``), the turn number
+    and the option the trace played (``played``: ``draw``/``take``, ``now``/``ask``/``hold``,
+    ``yes``/``no``, a meld step's name or ``stop``, or a card token); ``code``: a meld
+    step's candidate code (kernels/play/analysis.py ``meld_code_nb``)."""
     kind: str
     seat: int
     actor: int
@@ -38,6 +39,7 @@ class Decision(NamedTuple):
     event: int
     turn: int
     played: str
+    code: int = 0
 
 
 def read_trace(path) -> list:
@@ -117,10 +119,14 @@ class DealScript:
         turn = -1
         open_seat = -1          # the seat whose turn is under way (no discard or out yet)
         out_asked = {}          # per turn: what the seat did after its draw
+        steps, staged = [], []  # the open turn's meld decisions; those of a turn not gone out
         for i, ev in enumerate(self.events):
             at_event.append(len(rows))
             kind = ev["ev"]
             seat = int(ev.get("seat", -1)) if ev.get("seat") is not None else -1
+            if kind in ("draw", "take", "end"):
+                decisions += staged             # the turn before did not go out
+                steps, staged = [], []
             if kind in ("draw", "take"):
                 turn += 1
                 decisions.append(Decision("take", seat, seat, len(rows), i, turn, kind))
@@ -133,7 +139,11 @@ class DealScript:
                 out_asked[turn] = (len(rows), i + 1, seat, kind)
             elif kind == "meld":
                 rank = _kind(ev["rank"])
-                rows.append((k.OP_MELD, seat, rank) + _counts(rank, ev["cards"]))
+                step = (rank,) + _counts(rank, ev["cards"])
+                code = meld_code(*step)
+                steps.append(Decision("meld", seat, seat, len(rows), i, turn,
+                                      meld_label(code), code))
+                rows.append((k.OP_MELD, seat) + step)
             elif kind == "ask":
                 decisions.append(Decision("answer", (seat + self.rules.num_sides) % self.seats,
                                           seat, len(rows), i, turn,
@@ -142,16 +152,19 @@ class DealScript:
             elif kind == "discard":
                 decisions.append(Decision("discard", seat, seat, len(rows), i, turn,
                                           ev["card"]))
+                staged = steps + [Decision("meld", seat, seat, len(rows), i, turn,
+                                           meld_label(k.MELD_STOP), k.MELD_STOP)]
                 rows.append((k.OP_DISCARD, seat, _kind(ev["card"]), 0, 0, 0))
                 open_seat = -1
             elif kind == "out":
+                steps, staged = [], []          # its melds were a going-out plan's
                 if rows and rows[-1][0] not in (k.OP_DISCARD, k.OP_TAKE, k.OP_TAKE_MELD):
                     rows.append((k.OP_OUT, seat, 0, 0, 0, 0))
                 open_seat = -1
             elif kind == "end":
                 reason = END_OUT if ev.get("reason") == "out" else END_STOCK
                 rows.append((k.OP_END, max(open_seat, 0), reason, int(open_seat >= 0), 0, 0))
-        decisions += self._out_decisions(out_asked)
+        decisions += staged + self._out_decisions(out_asked)
         decisions.sort(key=lambda d: (d.at, DECISION_KINDS.index(d.kind)))
         moves = np.zeros((max(len(rows), 1), k.SCRIPT_COLS), np.int64)
         for r, row in enumerate(rows):
@@ -267,6 +280,25 @@ def call(task, rules_nb, S, buf, moves, stop, deck, size, dealer, scores_before,
         d["values"] if values is None else values,
         np.zeros(NCOLS, np.int64) if row is None else row,
         k.MAX_TURNS if turns is None else turns)
+
+
+def meld_code(rank, nat, de, jo) -> int:
+    """The candidate code of a meld step (kernels/play/analysis.py ``meld_code_nb``)."""
+    base = k.CODE_BASE
+    return rank + base * (nat + base * (de + base * jo))
+
+
+def meld_label(code) -> str:
+    """The name of a meld candidate: ``stop``, or the rank and the cards laid on its meld
+    (``K: K K 2``)."""
+    from canasta_sim.kernels.game.cards import TOKENS
+
+    if code == k.MELD_STOP:
+        return "stop"
+    base = k.CODE_BASE
+    rank, nat, de, jo = code % base, code // base % base, code // base**2 % base, code // base**3
+    cards = [TOKENS[rank]] * nat + [TOKENS[DEUCE]] * de + [TOKENS[JOKER]] * jo
+    return f"{TOKENS[rank]}: {' '.join(cards)}"
 
 
 def hand_kinds(S, seat) -> list:

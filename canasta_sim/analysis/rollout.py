@@ -116,9 +116,11 @@ def play_rollouts(script, S, view, seat, decision, cands, key, first, count, ro:
 class Scale(NamedTuple):
     """What a rollout is worth to a side: ``points`` (its deal score less the best other
     side's) or ``win`` (the chance of winning the game from the scores after the deal, by
-    an equity table, :mod:`canasta_sim.analysis.equity`)."""
+    an equity table, :mod:`canasta_sim.analysis.equity`, read for the side that deals the
+    next deal, ``dealer``, when known)."""
     unit: str
     table: object = None
+    dealer: int = -1
 
     def values(self, scores, side, before, nsides) -> np.ndarray:
         """The side's value of each rollout from the ``nsides`` sides' deal scores
@@ -128,8 +130,9 @@ class Scale(NamedTuple):
         if self.unit == "points":
             return scores[..., side] - np.max(scores[..., others], axis=-1)
         other = others[0]
+        deals = None if self.dealer < 0 else int(self.dealer != side)
         return self.table.win_array(before[side] + scores[..., side],
-                                    before[other] + scores[..., other])
+                                    before[other] + scores[..., other], deals)
 
 
 def summarize(x: np.ndarray, counts, names, played) -> list:
@@ -210,7 +213,7 @@ def _still_close(x, active) -> list:
 
 def option_label(decision: int, cand: int) -> str:
     """The name of a candidate in the analysis (a card token, draw/take, now/ask/hold,
-    yes/no)."""
+    yes/no, a meld step or stop)."""
     from canasta_sim.kernels.game.cards import TOKENS
     from canasta_sim.kernels.game.slots import OUT_ASK, OUT_HOLD, OUT_NOW
 
@@ -222,4 +225,8 @@ def option_label(decision: int, cand: int) -> str:
         return {OUT_NOW: "now", OUT_ASK: "ask", OUT_HOLD: "hold"}.get(cand, "own")
     if decision == k.A_ANSWER:
         return "yes" if cand else "no"
+    if decision == k.A_MELD:
+        from .position import meld_label
+
+        return meld_label(cand)
     return "play on"

@@ -100,11 +100,14 @@ ST_SLOTS = declare(globals(), "NST", (
 DUP_ROW = 2     # cutthroat3 after formation by a take: the higher partner's second melds (C7)
 # ST_TURN_OUT_CHOICE values: how a club player's going-out wish and question are decided this
 # turn (kernels/players/club.py go_out_wanted_nb, asks_partner_nb).  Only the search player sets
-# one other than OUT_OWN; every turn begins with OUT_OWN (moves.begin_turn_nb).
+# one other than OUT_OWN (and the analysis, OUT_NO_ASK); every turn begins with OUT_OWN
+# (moves.begin_turn_nb).
 OUT_OWN = 0     # by the player's own reasons
 OUT_NOW = 1     # wants out all this meld phase; does not ask
 OUT_ASK = 2     # asks the partner (R42); its wish is its own
 OUT_HOLD = 3    # wants out at no point of this meld phase; does not ask
+OUT_NO_ASK = 4  # by the player's own reasons, but does not ask (the analysis' meld steps: R42 asks
+                # only before the first meld)
 # ``S.seatv[seat, i]``: per-seat scalars.
 SEAT_SLOTS = declare(globals(), "NSEATV", (
     Slot("SEAT_MELDED_BEFORE", 1, "the seat melded in an earlier turn of this deal", "0/1",

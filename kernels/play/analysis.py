@@ -14,10 +14,8 @@ and the replay's own trace, compared with the trace read, checks the whole
 (``A_*``: a discard, the take or the draw, the going-out choice, the partner's answer, or
 no choice at all) as the search player does (kernels/play/search.py, whose scratch state,
 resampler and keys it uses): for each determinization ``d`` the cards hidden from the
-viewing seat are dealt again (:func:`search.determinize_nb`) and the stock is shuffled
-once more (:func:`search.reshuffle_stock_nb`: the resampler fills the other hands first and
-leaves in the stock, in pool order, the red threes no hand may hold, so its stock alone
-draws red threes too early), each candidate is played on
+viewing seat are dealt again (:func:`search.determinize_nb`, the stock in uniform order),
+each candidate is played on
 that same deal and stock order (common random numbers), and the deal is played to its end
 by the rollout policy at every seat.  It writes every side's deal score per determinization
 and candidate; the statistics are the caller's.  Determinization ``d`` depends only on the
@@ -44,59 +42,61 @@ from ..game.moves import (
     finish_discard_nb,
     first_turn_nb,
     go_out_nb,
-    join_pile_nb,
-    lay_cards_nb,
-    trace_take_nb,
 )
-from ..game.options import MAX_OPTS, short_of_minimum_nb, take_count_nb
+from ..game.options import (
+    MAX_OPTS,
+    OPT_GO_OUT,
+    OPT_STOP,
+    meld_options_nb,
+    step_cards_nb,
+    step_legal_nb,
+)
 from ..game.plans import MAX_PLANS
 from ..game.rng import seed_streams_nb
 from ..game.scoring import score_deal_nb
 from ..game.slots import (
-    M_DEUCE,
-    M_JOKER,
-    M_NAT,
-    M_SIZE,
     OUT_HOLD,
+    OUT_NO_ASK,
     OUT_NOW,
-    SIDE_PILE_TAKES,
     ST_DECK_N,
     ST_END_REASON,
     ST_NSEATS,
     ST_NSIDES,
-    ST_PILE_N,
     ST_TRACE_ON,
     ST_TRACE_POS,
     ST_TURN_ASK,
-    ST_TURN_COUNT,
-    ST_TURN_NEEDS_MIN,
+    ST_TURN_LAST_RED3,
     ST_TURN_OUT_CHOICE,
-    ST_TURN_PRE_RANKS,
     ST_TURN_TAKE,
-    ST_TURN_TAKE_CANASTAS,
     ST_TURNS,
     WM_TAKEN,
     WS_ORDER,
 )
 from ..game.state import (
-    canasta_ranks_nb,
-    cards_value_nb,
     hand_size_nb,
     rules_record_nb,
-    side_of_nb,
 )
 from ..game.trace_events import ev_simple_nb
 from ..jit import entry, kernel, level
-from ..players.club import P_MIN_PILE_TAKE
+from ..players.club import P_MIN_PILE_TAKE, club_meld_step_nb
 from ..players.switch import Table
 from .search import (
     determinize_nb,
     may_ask_nb,
     out_open_nb,
-    reshuffle_stock_nb,
     scratch_state_nb,
 )
-from .turn import FROM_MELD, MAX_TURNS, MELD_ONLY, discard_phase_nb, play_turns_nb
+from .turn import (
+    FROM_MELD,
+    MAX_TURNS,
+    MELD_ONLY,
+    close_take_nb,
+    discard_phase_nb,
+    lay_take_meld_nb,
+    lay_take_top_nb,
+    meld_step_nb,
+    play_turns_nb,
+)
 
 # the moves of a script: rows (op, seat, a, b, c, d)
 OP_BEGIN = 0       # the seat's turn begins: its first-turn step (R9) and the turn record (R11)
@@ -116,6 +116,10 @@ A_TAKE = 1         # at the start of the turn: 0 draw, 1 take the pile
 A_OUT = 2          # after the draw: the going-out choice for the meld phase (OUT_*)
 A_ANSWER = 3       # the partner's answer to the seat's question: 0 no, 1 yes (R42)
 A_PLAY_ON = 4      # no choice: the deal played on from the seat's turn
+A_MELD = 5         # a meld step of the meld phase: meld_code_nb(...) of the step, or MELD_STOP
+MELD_STOP = -1     # the meld candidate "stop melding": on to the discard (R16, R17)
+NO_STEP = -2       # task 3: the policy's own next step is none (it goes out, or none is legal)
+CODE_BASE = 64     # a meld step's code packs rank, naturals, deuces, jokers in base 64
 DRAW = 0
 TAKE = 1
 TAKE_ALWAYS = 0.0  # the club players' min_pile_take that makes them take any legal take
@@ -143,49 +147,20 @@ def deal_given_nb(rules, S, buf, deck, size, dealer, scores_before):
 @kernel
 def script_take_nb(rules, S, buf, seat, moves, i, stop):
     """R33-R36: the take of ``moves[i]`` and its further take melds (the ``OP_TAKE_MELD``
-    rows after it, before ``stop``), as ``turn.take_pile_nb`` makes a take its player
-    chose; returns the index of the next move."""
-    melds = S.melds
-    pile = S.pile
-    st = S.st
-    sidev = S.sidev
-    side = side_of_nb(st, seat)
-    top = pile[st[ST_PILE_N] - 1]
+    rows after it, before ``stop``), laid as ``turn.take_pile_nb`` lays a take its player
+    chose (the same functions); returns the index of the next move."""
     taken = S.wm[WM_TAKEN]
-    taken[:, :] = 0
     order = S.ws[WS_ORDER]
-    order[0] = top
+    S.st[ST_TURNS] += 1
+    top = lay_take_top_nb(rules, S, buf, seat, moves[i, 2], moves[i, 3], moves[i, 4], taken,
+                          order)
     n_order = 1
-    k, d, j = moves[i, 2], moves[i, 3], moves[i, 4]
-    st[ST_TURNS] += 1
-    count = take_count_nb(rules, top, k, d, j)                         # R28
-    lay_cards_nb(rules, S, buf, seat, top, k, d, j, False)
-    melds[side, M_NAT, top] += 1                                       # the top card
-    melds[side, M_SIZE, top] += 1
-    taken[top, M_NAT] = k
-    taken[top, M_DEUCE] = d
-    taken[top, M_JOKER] = j
-    if st[ST_TURN_NEEDS_MIN] == 1:
-        st[ST_TURN_COUNT] = count
     i += 1
     while i < stop and moves[i, 0] == OP_TAKE_MELD:                    # R35
-        r, nat, de, jo = moves[i, 2], moves[i, 3], moves[i, 4], moves[i, 5]
-        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
-        if st[ST_TURN_NEEDS_MIN] == 1:
-            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)
-        if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
-            order[n_order] = r
-            n_order += 1
-        taken[r, M_NAT] += nat
-        taken[r, M_DEUCE] += de
-        taken[r, M_JOKER] += jo
+        n_order = lay_take_meld_nb(rules, S, buf, seat, top, moves[i, 2], moves[i, 3],
+                                   moves[i, 4], moves[i, 5], taken, order, n_order)
         i += 1
-    if st[ST_TURN_NEEDS_MIN] == 1 and not short_of_minimum_nb(st):
-        st[ST_TURN_NEEDS_MIN] = 0                                      # R29
-    st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(melds, side) & ~st[ST_TURN_PRE_RANKS]
-    trace_take_nb(S, buf, seat, top, taken, order, n_order)
-    join_pile_nb(S, buf, seat)                                         # R36
-    sidev[side, SIDE_PILE_TAKES] += 1
+    close_take_nb(rules, S, buf, seat, top, taken, order, n_order)
     if hand_size_nb(S.hands, seat) == 0:
         go_out_nb(rules, S, buf, seat)                                 # R39 (T27)
     return i
@@ -211,10 +186,8 @@ def script_nb(rules, S, buf, moves, stop):
             i = script_take_nb(rules, S, buf, seat, moves, i, stop)
             continue
         elif op == OP_MELD:
-            r, nat, de, jo = moves[i, 2], moves[i, 3], moves[i, 4], moves[i, 5]
-            if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
-                st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)     # R28
-            lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
+            meld_step_nb(rules, S, buf, seat, moves[i, 2], moves[i, 3], moves[i, 4],
+                         moves[i, 5])                                   # R15, R28
         elif op == OP_ASK:
             st[ST_TURN_ASK] = moves[i, 2]                              # R42
             ev_simple_nb(st, buf, EV_ASK, seat, moves[i, 2], 0)
@@ -281,6 +254,67 @@ def play_take_nb(rules, W, buf, seat, table, turns):
     return took
 
 
+@kernel
+def meld_code_nb(r, nat, de, jo):
+    """The candidate code of the meld step (rank ``r``, naturals, deuces, jokers)."""
+    return r + CODE_BASE * (nat + CODE_BASE * (de + CODE_BASE * jo))
+
+
+@level
+def play_meld_nb(rules, W, buf, seat, cand, table, turns):
+    """Meld candidate ``cand`` of ``seat`` (a step's code, or MELD_STOP) played in ``W``, then
+    the turn by the policy (no question to the partner: R42 asks before the first meld) and
+    the deal on; returns False if the step is not legal here."""
+    st = W.st
+    st[ST_TURN_OUT_CHOICE] = OUT_NO_ASK
+    if cand == MELD_STOP:
+        if st[ST_TURN_LAST_RED3] == 1:                                  # R47: no discard
+            end_turn_nb(rules, st, W.seatv, W.sidev, W.melds, seat)
+            st[ST_END_REASON] = END_STOCK
+        elif discard_phase_nb(rules, W, buf, seat, table) != DEAL_OVER:         # R17
+            play_out_nb(rules, W, buf, (seat + 1) % st[ST_NSEATS], table, turns)
+        return True
+    r = cand % CODE_BASE
+    nat = cand // CODE_BASE % CODE_BASE
+    de = cand // (CODE_BASE * CODE_BASE) % CODE_BASE
+    jo = cand // (CODE_BASE * CODE_BASE * CODE_BASE)
+    if not step_legal_nb(rules, st, W.seatv, W.hands[seat], W.melds, W.pile, seat, r, nat, de,
+                         jo, False, table.plan, W.ws):
+        return False
+    if meld_step_nb(rules, W, buf, seat, r, nat, de, jo) == 0:
+        go_out_nb(rules, W, buf, seat)                                 # T31
+    else:
+        finish_turn_nb(rules, W, buf, seat, table, turns)
+    return True
+
+
+@kernel
+def meld_candidates_nb(rules, S, seat, table, out):
+    """The meld steps the engine lists for ``seat`` in ``S`` (options.meld_options_nb, going
+    out left to the going-out decision): their codes into ``out`` (MELD_STOP for stopping);
+    returns their number and the code of the step the policy of ``table`` would take
+    (NO_STEP if it would go out or has none)."""
+    opts = table.opts
+    n = meld_options_nb(rules, S.st, S.seatv, S.hands[seat], S.melds, S.pile, seat, False, True,
+                        opts, table.plan, S.ws)
+    for i in range(n):
+        if opts[i, 0] == OPT_STOP:
+            out[i] = MELD_STOP
+        else:
+            nat, de, jo = step_cards_nb(opts[i, 0], opts[i, 1], opts[i, 2], opts[i, 3],
+                                        opts[i, 4])
+            out[i] = meld_code_nb(opts[i, 1], nat, de, jo)
+    S.st[ST_TURN_OUT_CHOICE] = OUT_NO_ASK
+    kind, r, nat, de, jo = club_meld_step_nb(rules, S.hands, S.melds, S.pile, S.st, S.seatv,
+                                             S.sidev, S.ws, seat, table.pol[seat],
+                                             table.params[seat], False, table.plan)
+    if kind == OPT_STOP:
+        return n, MELD_STOP
+    if kind < 0 or kind == OPT_GO_OUT:
+        return n, NO_STEP
+    return n, meld_code_nb(r, nat, de, jo)
+
+
 @level
 def play_candidate_nb(rules, W, buf, seat, decision, cand, table, turns):
     """Play candidate ``cand`` of ``seat``'s ``decision`` (``A_*``) in ``W`` and the deal on
@@ -297,6 +331,8 @@ def play_candidate_nb(rules, W, buf, seat, decision, cand, table, turns):
     elif decision == A_OUT:
         st[ST_TURN_OUT_CHOICE] = cand                   # obeyed by the club players
         finish_turn_nb(rules, W, buf, seat, table, turns)
+    elif decision == A_MELD:
+        return play_meld_nb(rules, W, buf, seat, cand, table, turns)
     elif decision == A_ANSWER:
         st[ST_TURN_ASK] = cand                                         # R42: it binds
         st[ST_TURN_OUT_CHOICE] = OUT_NOW if cand == 1 else OUT_HOLD    # no second question
@@ -328,7 +364,6 @@ def rollouts_task_nb(rules, S, buf, view, seat, decision, cands, key, first, val
         for c in range(cands.shape[0]):
             if not determinize_nb(rules, S, W, view, key, first + d):
                 return d
-            reshuffle_stock_nb(S, W, key, first + d, 1)   # the stock in uniform order
             W.st[ST_END_REASON] = NOT_ENDED
             ok = play_candidate_nb(rules, W, buf, seat, decision, cands[c], table, turns)
             if W.st[ST_END_REASON] == NOT_ENDED:
@@ -348,7 +383,8 @@ def analysis_task_nb(task, rules, S, buf, moves, stop, deck, size, dealer, score
     :func:`rollouts_task_nb` (``pol``, ``params``: the rollouts' policy table; ``turns``: the
     truncation); returns the
     determinizations done and 0.  ``task`` 2: whether ``seat`` could go out in this turn's
-    meld phase (search.out_open_nb) and whether it may ask its partner (R42)."""
+    meld phase (search.out_open_nb) and whether it may ask its partner (R42).  ``task`` 3:
+    the meld candidates of ``seat`` into ``cands`` (:func:`meld_candidates_nb`)."""
     record = rules_record_nb(rules)
     r = record[0]
     if task == 0:
@@ -361,6 +397,8 @@ def analysis_task_nb(task, rules, S, buf, moves, stop, deck, size, dealer, score
     table = Table(pol, params, opts, plan)
     if task == 2:
         return int(out_open_nb(r, S, seat, plan)), int(may_ask_nb(r, S.st))
+    if task == 3:
+        return meld_candidates_nb(r, S, seat, table, cands)
     S.st[ST_TRACE_ON] = 0
     return rollouts_task_nb(r, S, buf, view, seat, decision, cands, key, first, values,
                             table, row, turns), 0

@@ -264,9 +264,11 @@ def unknown_cards_nb(S, s):
 def resample_hidden_nb(rules, W, seat, pool, unseen, key_rng):
     """Deal the cards hidden from ``seat`` again, at random (stream 0 of ``key_rng``), into
     ``W``: every other hand keeps its size and its known cards (``SEAT_KNOWN``) and gets
-    the rest from the hidden cards; the stock keeps its size and gets what is left, in random
-    order.  A red three goes only to a hand that may still hold one (red3_replacement_timing
-    = first_turn, before its first turn, R9); elsewhere red threes are always on the table.
+    the rest from the hidden cards; the stock keeps its size and gets what is left, shuffled
+    once more (the hands skip the red threes no hand may hold, which would otherwise stay
+    near the top of the stock: so every order of the stock is equally likely).  A red three
+    goes only to a hand that may still hold one (red3_replacement_timing = first_turn, before
+    its first turn, R9); elsewhere red threes are always on the table.
     Reads only what ``seat`` may know: its own hand, the melds, the pile, red threes, hand
     and stock sizes and known cards.  Returns False (``W`` unusable) if the hidden cards
     cannot fill the hidden places, which no real deal allows."""
@@ -306,7 +308,10 @@ def resample_hidden_nb(rules, W, seat, pool, unseen, key_rng):
         if pool[i] >= 0 and at < st[ST_DECK_N]:
             deck[at] = pool[i]
             at += 1
-    return at == st[ST_DECK_N]
+    if at != st[ST_DECK_N]:
+        return False
+    shuffle_nb(deck[st[ST_STOCK_POS]:at], at - st[ST_STOCK_POS], key_rng)   # uniform order
+    return True
 
 
 @kernel

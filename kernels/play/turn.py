@@ -124,21 +124,36 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, table):
     short and must go out concealed this turn (R30; the meld phase sees ST_TURN_NEEDS_MIN
     still set).  Returns False (nothing changed) only if no legal step was left, which the
     exact completion checks rule out."""
-    melds = S.melds
-    pile = S.pile
     st = S.st
-    sidev = S.sidev
-    ws = S.ws
-    wm = S.wm
-    side = side_of_nb(st, seat)
-    n_pile = st[ST_PILE_N]
-    top = pile[n_pile - 1]
     if st[ST_TURN_NEEDS_MIN] == 1:
         save_turn_nb(S, seat)            # only the planned take of an initial meld is undone
-    taken = wm[WM_TAKEN]                                  # hand cards of the take melds
-    taken[:, :] = 0
-    order = ws[WS_ORDER]
+    taken = S.wm[WM_TAKEN]                                # hand cards of the take melds
+    order = S.ws[WS_ORDER]
+    top = lay_take_top_nb(rules, S, buf, seat, k, d, j, taken, order)
     n_order = 1
+    if take_plan_open_nb(rules, st):
+        n_order = plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order)
+        if n_order < 0:
+            if st[ST_TURN_NEEDS_MIN] == 1:
+                restore_turn_nb(S, seat)                          # a safety net: never hit
+            st[ST_CHECK_FAILS] += 1
+            return False
+    close_take_nb(rules, S, buf, seat, top, taken, order, n_order)
+    return True
+
+
+@one_step
+def lay_take_top_nb(rules, S, buf, seat, k, d, j, taken, order):
+    """R33, R28: a take's first meld, the pile's top card with k naturals, d deuces and j
+    jokers from the hand; starts the take's record (``taken``: the hand cards per rank,
+    ``order``: the ranks in the order laid) and its count towards an unmet minimum.  Returns
+    the top card.  The engine's take (:func:`take_pile_nb`) and the analysis' replay of a
+    traced take (kernels/play/analysis.py) both lay a take with it."""
+    melds = S.melds
+    st = S.st
+    side = side_of_nb(st, seat)
+    top = S.pile[st[ST_PILE_N] - 1]
+    taken[:, :] = 0
     order[0] = top
     count = take_count_nb(rules, top, k, d, j)                        # R28
     lay_cards_nb(rules, S, buf, seat, top, k, d, j, False)
@@ -149,22 +164,42 @@ def take_pile_nb(rules, S, buf, seat, k, d, j, table):
     taken[top, M_JOKER] = j
     if st[ST_TURN_NEEDS_MIN] == 1:
         st[ST_TURN_COUNT] = count
-    if take_plan_open_nb(rules, st):
-        n_order = plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order)
-        if n_order < 0:
-            if st[ST_TURN_NEEDS_MIN] == 1:
-                restore_turn_nb(S, seat)                          # a safety net: never hit
-            st[ST_CHECK_FAILS] += 1
-            return False
+    return top
+
+
+@one_step
+def lay_take_meld_nb(rules, S, buf, seat, top, r, nat, de, jo, taken, order, n_order):
+    """R35: a further take meld from the hand (``nat`` naturals, ``de`` deuces, ``jo`` jokers
+    on the meld of rank ``r``), counted towards an unmet minimum (R28) and recorded in the
+    take's ``taken`` and ``order``; returns the ranks now in ``order``."""
+    st = S.st
+    lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
+    if st[ST_TURN_NEEDS_MIN] == 1:
+        st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)             # R28, R35
+    if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
+        order[n_order] = r
+        n_order += 1
+    taken[r, M_NAT] += nat
+    taken[r, M_DEUCE] += de
+    taken[r, M_JOKER] += jo
+    return n_order
+
+
+@one_step
+def close_take_nb(rules, S, buf, seat, top, taken, order, n_order):
+    """R29, R36: after a take's melds, the minimum met or not, the take's new canastas
+    (2.11), the take in the trace, the rest of the pile into the hand and the side's pile
+    takes counted."""
+    st = S.st
+    side = side_of_nb(st, seat)
     if st[ST_TURN_NEEDS_MIN] == 1 and not short_of_minimum_nb(st):
         st[ST_TURN_NEEDS_MIN] = 0                                 # R29
-    st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(melds, side) & ~st[ST_TURN_PRE_RANKS]  # 2.11
+    st[ST_TURN_TAKE_CANASTAS] |= canasta_ranks_nb(S.melds, side) & ~st[ST_TURN_PRE_RANKS]  # 2.11
     trace_take_nb(S, buf, seat, top, taken, order, n_order)
     if forms_partnership_nb(rules, st):
         form_by_take_nb(rules, S, buf, seat)          # C5: the first take; sides renumbered
-    join_pile_nb(S, buf, seat)
-    sidev[side_of_nb(st, seat), SIDE_PILE_TAKES] += 1
-    return True
+    join_pile_nb(S, buf, seat)                                         # R36
+    S.sidev[side_of_nb(st, seat), SIDE_PILE_TAKES] += 1                # the side as it stands
 
 
 @kernel
@@ -181,15 +216,8 @@ def plan_take_melds_nb(rules, S, buf, seat, table, top, taken, order):
             return -1
         if kind == OPT_STOP:
             break
-        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, False)
-        if st[ST_TURN_NEEDS_MIN] == 1:
-            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)         # R28, R35
-        if taken[r, M_NAT] + taken[r, M_DEUCE] + taken[r, M_JOKER] == 0 and r != top:
-            order[n_order] = r
-            n_order += 1
-        taken[r, M_NAT] += nat
-        taken[r, M_DEUCE] += de
-        taken[r, M_JOKER] += jo
+        n_order = lay_take_meld_nb(rules, S, buf, seat, top, r, nat, de, jo, taken, order,
+                                   n_order)
     return n_order
 
 
@@ -230,7 +258,6 @@ def meld_phase_nb(rules, S, buf, seat, table):
     """R15-R30, R39-R44: meld steps chosen by the seat's policy until it stops or goes out.
     Every offered step keeps a legal end of the turn reachable (options.step_legal_nb), so an
     initial meld, once started, can always be completed."""
-    hands = S.hands
     st = S.st
     no_plans = ask_phase_nb(rules, S, buf, seat, table)
     while True:                                       # after a "yes" only going out ends it
@@ -242,12 +269,21 @@ def meld_phase_nb(rules, S, buf, seat, table):
             return CONTINUE
         if kind == OPT_GO_OUT:
             return execute_go_out_nb(rules, S, buf, seat, table.plan, r)
-        if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
-            st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)          # R28
-        lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
         no_plans = False                              # the hand has changed
-        if hand_size_nb(hands, seat) == 0:
+        if meld_step_nb(rules, S, buf, seat, r, nat, de, jo) == 0:
             return go_out_nb(rules, S, buf, seat)                      # T31
+
+
+@one_step
+def meld_step_nb(rules, S, buf, seat, r, nat, de, jo):
+    """One meld step from the seat's hand (R15, R18-R22): ``nat`` naturals, ``de`` deuces and
+    ``jo`` jokers on its side's meld of rank ``r``, counted towards an unmet initial minimum
+    in a draw turn (R28).  Returns the cards left in the hand (0: the seat goes out, T31)."""
+    st = S.st
+    if st[ST_TURN_NEEDS_MIN] == 1 and st[ST_TURN_TAKE] == 0:
+        st[ST_TURN_COUNT] += cards_value_nb(rules, r, nat, de, jo)              # R28
+    lay_cards_nb(rules, S, buf, seat, r, nat, de, jo, True)
+    return hand_size_nb(S.hands, seat)
 
 
 @turn_step
