@@ -401,3 +401,24 @@ def test_C11_players_count_a_second_meld_canasta_when_they_go_out(policy):
     p.hand(1, "5").policies(policy, policy, policy).begin(1)
     kind = switch.choose_meld_step_nb(p.nb, p.S, p.buf, 1, p.table, False, False)[0]
     assert kind == options.OPT_GO_OUT
+
+
+@pytest.mark.parametrize("policy,lone,goes_out", [
+    ("expert", 0, False),     # a partner with a lead of go_out_margin or more plays on
+    ("expert", 1, True),      # the lone hand goes out once it has its canastas
+    ("careful", 0, True),     # careful goes out as soon as it has them, in any role
+])
+def test_expert_partner_with_the_lead_plays_on(policy, lone, goes_out):
+    """C13: two partners meld onto one table and each scores its total, so ``expert`` as a
+    partner weighs going out by the lead (``go_out_margin``, 300) even with the canastas it
+    wants (club.leads_as_partner_nb); as the lone hand it goes out as in classic."""
+    p = Position(CT)
+    p.meld(1, "K", "K K K K K K K").meld(1, "Q", "Q Q Q Q Q Q Q").meld(0, "6", "6 6 6")
+    form(p, lone)
+    seat = 1                                 # a partner (lone 0) or the lone hand (lone 1)
+    others = [s for s in range(3) if s != seat]
+    p.hand(seat, "5 5 5 9").hand(others[0], "4 4 7 7 8 8 J J").hand(others[1], "4 7 8 J A A A 9")
+    p.policies(policy, policy, policy).begin(seat)
+    assert p.go_out_plans(seat)
+    kind = switch.choose_meld_step_nb(p.nb, p.S, p.buf, seat, p.table, False, False)[0]
+    assert (kind == options.OPT_GO_OUT) == goes_out

@@ -85,6 +85,7 @@ from ..game.slots import (
     SIDE_SCORE_BEFORE,
     ST_DECK_N,
     ST_FREEZERS,
+    ST_LONE,
     ST_NSEATS,
     ST_NSIDES,
     ST_PART_SIDE,
@@ -481,7 +482,8 @@ def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canas
         return choice == OUT_NOW
     if policy == POLICY_RUSH:
         return True
-    if policy != POLICY_BUILDER and canastas >= params[P_WANT_CANASTAS]:
+    if policy != POLICY_BUILDER and canastas >= params[P_WANT_CANASTAS] and \
+            not leads_as_partner_nb(st, seat, policy):
         return True
     if stock_left_nb(st) <= max(params[P_ENDGAME_STOCK], 2.0 * rules.draw_count):
         return True                                                   # late
@@ -490,6 +492,16 @@ def go_out_wanted_nb(rules, hands, st, sidev, melds, seat, policy, params, canas
     if policy == POLICY_BUILDER:
         return lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
     return policy == POLICY_EXPERT and lead_nb(melds, st, sidev, seat) < params[P_GO_OUT_MARGIN]
+
+
+@kernel
+def leads_as_partner_nb(st, seat, policy):
+    """Cutthroat (C5, C13): ``expert`` as a partner weighs going out by the lead, as
+    ``builder`` does, even with the canastas it wants: two partners meld onto one table and
+    each scores its total, so while they lead by ``go_out_margin`` the deal is worth
+    playing on.  Measured (docs/cutthroat.md): +16 points a deal against a lone ``greedy``,
+    +9 against a lone ``rush``, no change against a lone ``careful`` or ``expert``."""
+    return policy == POLICY_EXPERT and st[ST_LONE] >= 0 and st[ST_LONE] != seat
 
 
 @kernel
