@@ -192,6 +192,7 @@ class RuleSet:
             raise BadInput(f"family={self.family} has no Modern American record: accepted is "
                            "family=modern_american")
         values = {name: KNOBS[name].to_int(getattr(self, name)) for name in mac.CLASSIC_FIELDS}
+        values["num_sides"] = self.num_sides
         values.update(_meld_table_fields(self.initial_meld_table))
         for row in mac.FAMILY_ROWS:
             value = getattr(self, row.name)

@@ -39,8 +39,9 @@ FAMILY_ROWS = AMERICAN_TABLE[1:]
 
 
 def _fields():
-    """The record's field names: classic knobs, the meld table, then the family's knobs."""
-    names = list(CLASSIC_FIELDS) + list(MELD_TABLE_FIELDS)
+    """The record's field names: classic knobs, ``num_sides``, the meld table, then the family's
+    knobs."""
+    names = list(CLASSIC_FIELDS) + ["num_sides"] + list(MELD_TABLE_FIELDS)
     for row in FAMILY_ROWS:
         names.extend(LIST_FIELDS.get(row.name, (row.name,)))
     return names
