@@ -571,3 +571,11 @@ def test_deal_shares_classic_shuffle():
     deal_nb(classic[0], C, np.zeros(64, np.int32), 11, 2, 1, np.zeros(3, np.int64))
     mdeal.deal_american_nb(MAC, A, 11, 2, 1, np.zeros(3, np.int64))
     assert np.array_equal(C.deck, A.deck)
+
+
+def test_every_worked_example_has_a_test():
+    """A-T01..A-T24: each worked example of the family's rules is a test named after it."""
+    import re
+    from pathlib import Path
+    names = set(re.findall(r"def test_A_T(\d\d)_", Path(__file__).read_text()))
+    assert names == {f"{i:02d}" for i in range(1, 25)}
