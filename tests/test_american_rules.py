@@ -579,3 +579,17 @@ def test_every_worked_example_has_a_test():
     from pathlib import Path
     names = set(re.findall(r"def test_A_T(\d\d)_", Path(__file__).read_text()))
     assert names == {f"{i:02d}" for i in range(1, 25)}
+
+
+def test_penalty_and_count_knobs():
+    """A25b, A46, A48: the take pair, the four-jokers penalty and the hand penalty as knobs."""
+    no_pair = parse_rules("modern-american(mac_take_pair_counts=false)").to_american_kernel()
+    t, laid, tr = opening(["A A A", "Q Q Q 2"], take="K")
+    assert I.opening_count_nb(no_pair, laid, tr) == 110
+    jokers = parse_rules("modern-american(mac_wild_meld_penalty_four_jokers=2500)")\
+        .to_american_kernel()
+    four = meld(table(), X, "Jk Jk Jk Jk")
+    assert SC.incomplete_penalty_nb(jokers, four, X, M.WILD_ROW) == 2500
+    triple = parse_rules("modern-american(mac_hand_triple_penalty=1000)").to_american_kernel()
+    assert SC.hand_items_nb(triple, hand("A A A 7 7 7")) == (75, 2000)
+    assert SC.hand_items_nb(MAC, hand("A A A 7 7 7")) == (75, 3000)

@@ -71,8 +71,8 @@ def test_list_knobs_parse_and_write_with_semicolons():
     ("modern-american(mac_talon_sizes=4;14)",
      "mac_talon_sizes=4;14 holds 14: accepted: 2 whole numbers in 0..13"),
     ("modern-american(mac_three_scores=1;2;x;4)", "mac_three_scores='x' is not a whole number"),
-    ("modern-american(mac_max_meld_size=6)",
-     "mac_max_meld_size=6 is out of range: accepted: a whole number in 7..14"),
+    ("modern-american(mac_max_meld_size=8)",
+     "mac_max_meld_size=8 is out of range: accepted: 7"),
     ("modern-american(mac_special_hands=all)",
      "mac_special_hands='all' is not accepted: accepted values are cla, pagat, none"),
     ("classic(mac_splash=true)",
@@ -173,3 +173,10 @@ def test_rules_show_lists_the_family():
     result = CliRunner().invoke(cli, ["rules", "show", "modern-american"])
     assert result.exit_code == 0
     assert "mac_rule_of_five" in result.output and "modern_american" in result.output
+
+
+def test_knobs_of_the_turn_reach_the_record():
+    """A9, A41: knobs that only the family's turn will read (not built yet) reach the record."""
+    k = parse_rules("modern-american(mac_threes_timing=after_deal,mac_ask_limit=once_per_side)")\
+        .to_american_kernel()
+    assert (k.mac_threes_timing, k.mac_ask_limit) == (1, 1)
