@@ -593,3 +593,33 @@ def test_penalty_and_count_knobs():
     triple = parse_rules("modern-american(mac_hand_triple_penalty=1000)").to_american_kernel()
     assert SC.hand_items_nb(triple, hand("A A A 7 7 7")) == (75, 2000)
     assert SC.hand_items_nb(MAC, hand("A A A 7 7 7")) == (75, 3000)
+
+
+@pytest.mark.parametrize("source", ["stock", "set_aside"])
+def test_cards_are_conserved_through_the_pieces(source):
+    """A2: after a deal, threes laid, a talon, a meld, a take and a discard, the deal holds
+    the 108 cards of the deck exactly once; a card lost or doubled is caught."""
+    from canasta_sim.kernels.game.slots import ST_PILE_N
+    from canasta_sim.kernels.game.state import new_state
+    mac = parse_rules(f"modern-american(mac_talon_source={source})").to_american_kernel()
+    S = new_state()
+    threes = np.zeros((2, 2), np.int64)
+    mdeal.deal_american_nb(mac, S, 5, 0, 0, np.zeros(3, np.int64))
+    assert SC.mac_cards_conserved_nb(mac, S, threes, 0)
+    for seat in range(4):                                                  # A9
+        T.lay_threes_nb(S.hands[seat], S.deck, S.st, threes, seat % 2, 0)
+    T.draw_nb(S.hands[1], S.deck, S.st, threes, 1, 0)
+    assert SC.mac_cards_conserved_nb(mac, S, threes, 0)
+    P.take_talon_nb(mac, S.hands[1], S.deck, S.st, P.TALON_FIRST)          # A33
+    assert SC.mac_cards_conserved_nb(mac, S, threes, 1 << P.TALON_FIRST)
+    rank = int(np.argmax(S.hands[1][4:])) + 4
+    n = int(S.hands[1, rank])
+    S.hands[1, rank] -= n
+    M.place_nb(S.melds, 1, rank, n, 0, 0)                                 # a meld
+    card = next(k for k in range(4, NKINDS) if S.hands[0, k])
+    S.hands[0, card] -= 1                                                  # a discard
+    S.pile[0] = card
+    S.st[ST_PILE_N] = 1
+    assert SC.mac_cards_conserved_nb(mac, S, threes, 1 << P.TALON_FIRST)
+    S.hands[2, JOKER] += 1                                                 # a card doubled
+    assert not SC.mac_cards_conserved_nb(mac, S, threes, 1 << P.TALON_FIRST)

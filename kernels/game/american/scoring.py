@@ -3,9 +3,22 @@ trace's ``score`` record, signed by the canasta-count rule (A49).
 
 ``out`` receives the items at the indices ``I_*`` below, ``I_TOTAL`` their sum."""
 from ...jit import kernel
-from ..cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
-from ..slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE
-from .melds import CANASTA, WILD_ROW, canastas_nb, mac_card_value_nb, wilds_on_nb
+from ..cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
+from ..slots import (
+    M_DEUCE,
+    M_JOKER,
+    M_NAT,
+    M_SIZE,
+    ST_DECK_N,
+    ST_NSEATS,
+    ST_PILE_N,
+    ST_STOCK_POS,
+    WS_CHECK_HAVE,
+)
+from ..state import melds_consistent_nb
+from .melds import CANASTA, SIDES, WILD_ROW, canastas_nb, mac_card_value_nb, wilds_on_nb
+from .pile import TALON_FIRST, TALON_SECOND, set_aside_start_nb, talon_size_nb
+from .rules_nb import TalonSource
 from .threes import BLACK, RED
 
 I_CANASTAS = 0        # completed canastas (a count, not points)
@@ -139,3 +152,47 @@ def score_special_nb(points, out):
     out[I_SPECIAL] = points
     out[I_TOTAL] = points
     return points
+
+
+@kernel
+def count_cards_nb(mac, S, threes, talons_taken, have):
+    """Add to ``have`` (per kind) every card of the deal: hands, melds (the wild meld too),
+    threes laid, the pile, the stock, and set-aside talons not yet taken (``talons_taken``:
+    bit TALON_FIRST and bit TALON_SECOND, A5, A33)."""
+    st = S.st
+    for s in range(st[ST_NSEATS]):
+        for k in range(NKINDS):
+            have[k] += S.hands[s, k]
+    for side in range(SIDES):
+        have[RED3] += threes[side, RED]
+        have[BLACK3] += threes[side, BLACK]
+        for row in range(WILD_ROW, ACE + 1):
+            have[row] += S.melds[side, M_NAT, row]
+            have[DEUCE] += S.melds[side, M_DEUCE, row]
+            have[JOKER] += S.melds[side, M_JOKER, row]
+    for i in range(st[ST_PILE_N]):
+        have[S.pile[i]] += 1
+    for i in range(st[ST_STOCK_POS], st[ST_DECK_N]):
+        have[S.deck[i]] += 1
+    if mac.mac_talon_source == TalonSource.SET_ASIDE:
+        for which in (TALON_FIRST, TALON_SECOND):
+            if not talons_taken & (1 << which):
+                start = set_aside_start_nb(mac, which)
+                for i in range(talon_size_nb(mac, which)):
+                    have[S.deck[start + i]] += 1
+
+
+@kernel
+def mac_cards_conserved_nb(mac, S, threes, talons_taken):
+    """A2: the deal's cards are exactly the 108 of the deck, each once (and every meld's size
+    column agrees with its cards): what the family's soaks will check after every turn."""
+    have = S.ws[WS_CHECK_HAVE]
+    have[:] = 0
+    count_cards_nb(mac, S, threes, talons_taken, have)
+    for k in range(NKINDS):
+        want = 4 * mac.num_packs if k >= FIRST_NATURAL or k == DEUCE else 2 * mac.num_packs
+        if k == JOKER:
+            want = mac.num_jokers
+        if have[k] != want:
+            return False
+    return melds_consistent_nb(S.melds)
