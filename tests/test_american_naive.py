@@ -83,3 +83,56 @@ def test_discards_agree_with_the_reference_everywhere():
                                          going_out=out)
                     got = D.discard_ok_nb(MAC, t, 0, row, k, empty, out)
                     assert bool(got) == want, (hand, TOKENS[k], empty, out, dead)
+
+
+def _random_position(rng):
+    """A random hand of 6-14 cards and random melds of both sides (kernels and reference)."""
+    hand = np.zeros(NKINDS, np.int64)
+    for k in rng.choice([0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], rng.integers(6, 15)):
+        hand[k] += 1
+    t = np.zeros((2, M_COLS, MELD_KINDS), np.int64)
+    tables = {0: {}, 1: {}}
+    for side in (0, 1):
+        for rank in rng.choice(("4", "7", "9", "K", "A", "wild"), rng.integers(0, 4),
+                               replace=False):
+            n = 0 if rank == "wild" else int(rng.integers(2, 8))
+            d = int(rng.integers(3 if rank == "wild" else 0, 4)) if n < 7 else 0
+            d = min(d, 7 - n, 2 if rank != "wild" else 7)
+            if n + d < 3:
+                continue
+            M.place_nb(t, side, _row(rank), n, d, 0)
+            tables[side][rank] = {"nat": n, "deuce": d, "joker": 0}
+    return hand, t, tables
+
+
+def test_meld_steps_are_every_legal_placement():
+    """Move generation: :func:`melds.meld_steps_nb` lists exactly the placements the reference
+    allows, by brute force over every count of every rank the hand could place."""
+    rng = np.random.default_rng(30)
+    out = np.zeros((4096, 4), np.int64)
+    seen = 0
+    for _ in range(300):
+        hand, t, tables = _random_position(rng)
+        fresh_rows = int(rng.integers(0, 1 << 15))
+        opening, going_out = bool(rng.integers(2)), bool(rng.integers(2))
+        n = M.meld_steps_nb(MAC, t, 0, hand, fresh_rows, opening, going_out, out)
+        got = {tuple(int(v) for v in out[i]) for i in range(n)}
+        want = set()
+        for rank in RANKS + ("5", "6", "8", "9", "10", "J", "Q", "K"):
+            row = _row(rank)
+            exists = size_of(tables, rank) > 0
+            fresh = (not exists) or bool((fresh_rows >> row) & 1)
+            most = 0 if rank == "wild" else hand[row]
+            for add in itertools.product(range(most + 1), range(hand[1] + 1), range(hand[0] + 1)):
+                if N.may_place(tables, 0, rank, dict(zip(("nat", "deuce", "joker"), add)),
+                               laid_this_turn=fresh, opening_turn=opening, going_out=going_out):
+                    want.add((row, *add))
+        assert got == want, (hand, tables, fresh_rows, opening, going_out)
+        seen += len(want)
+    assert seen > 500                   # the positions offer many placements, wild ones too
+
+
+def size_of(tables, rank):
+    """Cards on side 0's meld of ``rank`` in the reference's tables."""
+    meld = tables[0].get(rank)
+    return 0 if meld is None else N.size(meld)

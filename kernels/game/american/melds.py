@@ -120,3 +120,32 @@ def place_nb(melds, side, row, add_nat, add_deuce, add_joker):
     melds[side, M_DEUCE, row] += add_deuce
     melds[side, M_JOKER, row] += add_joker
     melds[side, M_SIZE, row] += add_nat + add_deuce + add_joker
+
+
+@kernel
+def meld_steps_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, out):
+    """Every placement A19-A23 and A25c allow from ``hand`` onto ``side``'s melds in one step:
+    rows (row, naturals, 2s, jokers) written to ``out`` (int64[n, 4]); returns their count
+    (-1 if ``out`` is too small).  ``fresh_rows``: bitmask of the rows whose meld was started
+    this turn (a meld started by the step is fresh too).  Keeping a discard (A16) and the
+    opening's own conditions (A25) are the turn's to check."""
+    n = 0
+    for row in range(WILD_ROW, ACE + 1):
+        if FIRST_NATURAL > row > WILD_ROW:
+            continue
+        fresh = melds[side, M_SIZE, row] == 0 or (fresh_rows >> row) & 1 == 1
+        most_nat = 0 if row == WILD_ROW else hand[row]
+        for nat in range(most_nat + 1):
+            for deuces in range(hand[DEUCE] + 1):
+                for jokers in range(hand[JOKER] + 1):
+                    if not can_place_nb(mac, melds, side, row, nat, deuces, jokers, fresh,
+                                        opening_turn, going_out):
+                        continue
+                    if n >= out.shape[0]:
+                        return -1
+                    out[n, 0] = row
+                    out[n, 1] = nat
+                    out[n, 2] = deuces
+                    out[n, 3] = jokers
+                    n += 1
+    return n
