@@ -24,6 +24,17 @@ RULES_HELP = ("Rule set: a preset (classic, two-player, three-player, six-player
               "six-player-3x2, seed-a, seed-b), a canonical string such as "
               "'classic(black_three_freezes=true,hand_size=13)', or a .toml file with "
               "preset = \"...\" and knob = value lines (knobs: docs/knobs.md).")
+
+
+def _playable_rules(ctx, param, value):
+    """``--rules`` of a command that plays: refuse a rule family that cannot play yet before the
+    command prints anything (docs/american.md); returns the text unchanged."""
+    from canasta_sim.rules import refuse_unplayable
+
+    refuse_unplayable(value)
+    return value
+
+
 POLICIES_HELP = ("Policy of every seat: one name for all seats ('greedy'), one per side "
                  "('expert,greedy': side 0 plays expert, side 1 greedy) or one per seat, "
                  "comma-separated ('expert,careful,expert,careful'); a name may set "
@@ -223,7 +234,8 @@ def cli():
                    "1000: writes one row per game to --out and one row per deal beside it "
                    "(results/g.parquet -> results/g.deals.parquet).")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help=SEED_HELP)
-@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP,
+              callback=_playable_rules)
 @click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
 @click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
 @click.option("--out", "-o", default=DEFAULT_OUT, show_default=True,
@@ -430,7 +442,8 @@ class _GameSummary:
 @click.option("--games", "-g", "game_range", default=None, metavar="A:B",
               help="Replay every deal of games A..B-1 of a --games run instead (same A:B "
                    "form); each start line carries its game.")
-@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP,
+              callback=_playable_rules)
 @click.option("--policies", "-p", default="greedy", show_default=True, help=POLICIES_HELP)
 @click.option("--scores", default=None, metavar="S0,S1,...", help=SCORES_HELP)
 @click.option("--pretty", is_flag=True,
@@ -652,7 +665,8 @@ def policies_cmd():
 @click.option("--against", "-a", default=None, metavar="POLICY",
               help="Seat this policy on the other side(s), the checked one on side 0 "
                    "(default: the checked policy at every seat).")
-@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP,
+              callback=_playable_rules)
 @click.option("--deals", "-n", type=click.IntRange(1, 1_000_000), default=300,
               show_default=True, help="Deals played by the interface and repeat checks.")
 @click.option("--positions", type=click.IntRange(1, 100_000), default=200, show_default=True,
@@ -725,7 +739,8 @@ def check_policy(policy, against, rules, deals, positions, traced, seed, decisio
                    "once with each policy on side 0): --games 4000 is 2,000 game pairs. At "
                    "three sides a multiple of 3: each seed in the 3 rotations.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help=SEED_HELP)
-@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP,
+              callback=_playable_rules)
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads playing games (default: every core); never changes the results.")
 @click.option("--csv", "csv_path", default=os.path.join("results", "strength", "strength.csv"),
@@ -812,7 +827,8 @@ def strength(policies, games, seed, rules, threads, csv_path):
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
               help="Master seed of every game (and of SPSA's signs, CMA-ES's samples): the "
                    "same command gives the same trajectory.")
-@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP,
+              callback=_playable_rules)
 @click.option("--method", "-m", type=click.Choice(["spsa", "cmaes"]), default="spsa",
               show_default=True,
               help="SPSA (built in) or CMA-ES (the cma package: pip install "
@@ -980,7 +996,8 @@ def cache_clear():
               help="Untimed runs per case before the timed ones.")
 @click.option("--policies", "-p", default="random,greedy,careful,rush,builder,expert",
               show_default=True, help="Policies to time, each at every seat, comma-separated.")
-@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP)
+@click.option("--rules", "-r", default="classic", show_default=True, help=RULES_HELP,
+              callback=_playable_rules)
 @click.option("--seed", "-s", type=int, default=20261129, show_default=True, help=SEED_HELP)
 @click.option("--threads", "-t", type=click.IntRange(1, 1024), default=None,
               help="The 'all threads' count (default: every core).")

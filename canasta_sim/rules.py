@@ -27,6 +27,10 @@ from typing import Any, NamedTuple
 from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game import knobs, rules_nb
 from canasta_sim.kernels.game.knobs import (
+    AMERICAN_FIXED,
+    AMERICAN_KNOBS,
+    AMERICAN_MELD_TABLE,
+    AMERICAN_NOT_APPLICABLE,
     CLASSIC_MELD_TABLE,
     CUTTHROAT_KNOBS,
     KNOB_TABLE,
@@ -45,7 +49,7 @@ _ROWS = {row.name: row for row in KNOB_TABLE}
 # --------------------------------------------------------------------------------------------
 
 _ANNOTATIONS = {knobs.BOOL: "bool", knobs.INT: "int", knobs.INT_OR_NONE: "int | None",
-                knobs.ENUM: "str", knobs.MELD_TABLE: "MeldTable"}
+                knobs.ENUM: "str", knobs.MELD_TABLE: "MeldTable", knobs.INT_LIST: "tuple"}
 
 
 def _knob_fields(cls):
@@ -173,6 +177,42 @@ class RuleSet:
                 values[row.name] = KNOBS[row.name].to_int(getattr(self, row.name))
         return rules_nb.RulesNb(**values)
 
+    @property
+    def american(self) -> bool:
+        """Modern American Canasta (``family=modern_american``, docs/american.md)."""
+        return self.family == "modern_american"
+
+    def to_american_kernel(self):
+        """The record the Modern American pieces take (kernels/game/american/rules_nb.py):
+        the classic knobs the family reads and every family knob, as plain ints.  BadInput for
+        a classic rule set."""
+        from canasta_sim.kernels.game.american import rules_nb as mac
+
+        if not self.american:
+            raise BadInput(f"family={self.family} has no Modern American record: accepted is "
+                           "family=modern_american")
+        values = {name: KNOBS[name].to_int(getattr(self, name)) for name in mac.CLASSIC_FIELDS}
+        values["num_sides"] = self.num_sides
+        values.update(_meld_table_fields(self.initial_meld_table))
+        for row in mac.FAMILY_ROWS:
+            value = getattr(self, row.name)
+            if row.name in mac.LIST_FIELDS:
+                values.update(zip(mac.LIST_FIELDS[row.name], value))
+            else:
+                values[row.name] = KNOBS[row.name].to_int(value)
+        return mac.MacRulesNb(**values)
+
+
+def refuse_unplayable(text) -> None:
+    """BadInput (one line) if ``text`` is a rule set the engine cannot play yet: Modern American
+    until the family plays whole deals (docs/american.md).  Any other problem of ``text`` is
+    left to the caller's own parsing, so its messages stay as they were."""
+    try:
+        rules = parse_rules(text)
+    except BadInput:
+        return
+    _check_supported(_ROWS["family"], rules.family)
+
 
 def _check_supported(row, value):
     """BadInput for a value the engine cannot play yet (not in the row's ``supported``)."""
@@ -206,6 +246,7 @@ MIN_STOCK_AFTER_DEAL = 10   # cards the stock keeps after the deal: the cap on h
 
 def _check_combinations(r: RuleSet):
     """BadInput for knob values that are fine alone but impossible together."""
+    _check_family(r)
     if (r.num_packs, r.num_jokers) not in DECKS:
         raise BadInput(f"num_packs={r.num_packs} with num_jokers={r.num_jokers} is not a "
                        "deck: accepted are 2 packs with 4 jokers or 3 packs with 6 jokers")
@@ -228,6 +269,28 @@ def _check_combinations(r: RuleSet):
                        f"hand_size is 1..{most} (the stock keeps at least "
                        f"{MIN_STOCK_AFTER_DEAL} cards after the deal, so red-three "
                        "replacements and the upcard never empty it)")
+
+
+def _check_family(r: RuleSet):
+    """BadInput for a family knob outside its family, and in Modern American for a classic
+    knob that the family fixes or that does not apply to it (docs/american.md)."""
+    if not r.american:
+        for name in AMERICAN_KNOBS:
+            if getattr(r, name) != _ROWS[name].default:
+                raise BadInput(f"{name}={KNOBS[name].format(getattr(r, name))} needs "
+                               f"family=modern_american (family is {r.family}): accepted with "
+                               f"it is {name}={KNOBS[name].format(_ROWS[name].default)}")
+        return
+    for name, value in AMERICAN_FIXED.items():
+        if getattr(r, name) != value:
+            raise BadInput(f"{name}={KNOBS[name].format(getattr(r, name))} is not played with "
+                           f"family=modern_american: accepted is {name}="
+                           f"{KNOBS[name].format(value)}")
+    for name in AMERICAN_NOT_APPLICABLE:
+        if getattr(r, name) != _ROWS[name].default:
+            raise BadInput(f"{name}={KNOBS[name].format(getattr(r, name))} does not apply with "
+                           f"family=modern_american: accepted is its classic value {name}="
+                           f"{KNOBS[name].format(_ROWS[name].default)}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -416,6 +479,46 @@ class MeldTableKnob(NamedTuple):
         raise TypeError("initial_meld_table has no single kernel int")
 
 
+class IntListKnob(NamedTuple):
+    """A fixed number of ints, each in lo..hi, written ``a;b;c`` (family knobs such as
+    ``mac_talon_sizes=4;3``); a RuleSet holds a tuple."""
+
+    length: int
+    lo: int
+    hi: int
+    example: tuple = ()
+
+    def accepted(self):
+        """Text describing the accepted form."""
+        return (f"{self.length} whole numbers in {self.lo}..{self.hi} joined by ';', e.g. "
+                f"{self.format(self.example)}")
+
+    def check(self, name, value):
+        """The value as a tuple of ints, or BadInput."""
+        text = value
+        if isinstance(value, str):
+            value = [_parse_int(name, part, self.accepted()) for part in value.split(";")]
+        if not isinstance(value, (list, tuple)) or len(value) != self.length:
+            shown = text if isinstance(text, str) else self.format(text) \
+                if isinstance(text, (list, tuple)) else _q(text)
+            raise BadInput(f"{name}={shown} is not {self.length} numbers: accepted: "
+                           f"{self.accepted()}")
+        item = IntKnob(self.lo, self.hi)
+        for v in value:
+            if isinstance(v, bool) or not isinstance(v, int) or not self.lo <= v <= self.hi:
+                raise BadInput(f"{name}={self.format(value)} holds {_q(v)}: accepted: "
+                               f"{self.accepted()}")
+        return tuple(item.check(name, v) for v in value)
+
+    def format(self, value):
+        """Canonical text ``a;b;c``."""
+        return ";".join(str(v) for v in value)
+
+    def to_int(self, value):  # pragma: no cover - expanded into several fields instead
+        """Not used: the family record takes one field per number."""
+        raise TypeError("a list knob has no single kernel int")
+
+
 def _parse_int(name, text, accepted):
     """An int from text, or BadInput naming the knob."""
     try:
@@ -434,6 +537,8 @@ def _kind(row):
         return OptionalIntKnob(row.lo, row.hi)
     if row.type == knobs.MELD_TABLE:
         return MeldTableKnob(row.hi)
+    if row.type == knobs.INT_LIST:
+        return IntListKnob(row.length, row.lo, row.hi, row.default)
     if row.values:
         return IntKnob(min(row.values), max(row.values), row.values)
     return IntKnob(row.lo, row.hi)
@@ -468,6 +573,8 @@ def knob_values(knob) -> str:
         return "true, false"
     if isinstance(knob, MeldTableKnob):
         return f"1..{knob.max_rows} rows bound:minimum"
+    if isinstance(knob, IntListKnob):
+        return f"{knob.length} numbers a;b;..., each {knob.lo}..{knob.hi}"
     return knob.accepted()
 
 
@@ -512,6 +619,13 @@ _SIX_PLAYER = {"num_players": 6, "num_packs": 3, "num_jokers": 6, "hand_size": 1
 _CUTTHROAT = {"num_players": 3, "team_layout": "cutthroat3", "hand_size": 13, "draw_count": 2,
               "canastas_to_go_out": 2, "game_target": 7500}
 
+# A3, A24, A42, A54: the classic knobs with Modern American values (docs/american.md).
+_AMERICAN = {"family": "modern_american", "hand_size": 13, "canastas_to_go_out": 2,
+             "game_target": 8500, "initial_meld_table": AMERICAN_MELD_TABLE,
+             "top_card_counts_for_minimum": False, "unfrozen_take_natural_plus_wild": False,
+             "unfrozen_take_by_layoff": False, "empty_stock_forced_take": False,
+             "concealed_going_out_bonus": 100, "black_three_going_out_meld": False}
+
 PRESETS = {
     "classic": Preset("four players in two partnerships, 108 cards, 11 each (docs/rules.md)", {}),
     "two-player": Preset("two solo players, 15 cards each, draw 2 discard 1, two canastas "
@@ -536,6 +650,16 @@ PRESETS = {
                                "cutthroat_stock_end": "classic_r49",
                                "draw2_last_red3": "one_card_draw"}),
     "cutthroat-11": Preset("cutthroat with 11 cards each (LR)", {**_CUTTHROAT, "hand_size": 11}),
+    "modern-american": Preset("Modern American Canasta as the league plays it: 13 cards each, no "
+                              "upcard, the pile always frozen, talons, 7-card melds, game to "
+                              "8500 (docs/american.md; not playable yet)", _AMERICAN),
+    "modern-american-pagat": Preset("Modern American with pagat's readings: a wild meld may "
+                                    "open, the take pair counts nothing, the Splash, pagat's "
+                                    "four special hands (docs/american.md; not playable yet)",
+                                    {**_AMERICAN, "mac_initial_meld_needs": "clean_or_wild",
+                                     "mac_take_pair_counts": False, "mac_splash": True,
+                                     "mac_special_hands": "pagat",
+                                     "mac_wild_meld_penalty_four_jokers": 2500}),
     "seed-a": Preset("classic as source A reads literally: black threes freeze, no concealed "
                      "exemption from the minimum, two naturals per wild card",
                      {"black_three_freezes": True, "concealed_exempt_from_min_count": False,
@@ -547,6 +671,10 @@ PRESETS = {
 }
 
 _PRESET_CACHE: dict = {}
+
+PLAYABLE_PRESETS = tuple(name for name, preset in PRESETS.items()
+                         if preset.overrides.get("family", "classic") == "classic")
+"""The presets every playing command accepts (Modern American is not playable yet)."""
 
 
 def preset_rules(name: str) -> RuleSet:

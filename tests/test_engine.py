@@ -36,7 +36,7 @@ def test_different_seeds_give_different_deals():
 
 
 @pytest.mark.parametrize("policies", ["greedy", "random"])
-@pytest.mark.parametrize("rules", list(canasta_sim.rules.PRESETS))
+@pytest.mark.parametrize("rules", list(canasta_sim.rules.PLAYABLE_PRESETS))
 def test_trace_agrees_with_results(rules, policies):
     """TRACE.md: the trace of deal i describes row deal == i of simulate, for every preset."""
     sides = canasta_sim.parse_rules(rules).num_sides

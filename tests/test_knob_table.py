@@ -45,9 +45,9 @@ def test_rows_are_well_formed():
     for row in KNOB_TABLE:
         assert re.fullmatch(r"[a-z][a-z0-9_]*", row.name), row.name
         assert row.type in (knobs.BOOL, knobs.INT, knobs.INT_OR_NONE, knobs.ENUM,
-                            knobs.MELD_TABLE), row.name
+                            knobs.MELD_TABLE, knobs.INT_LIST), row.name
         assert row.meaning and row.sources and "\n" not in row.meaning + row.sources, row.name
-        assert all(re.fullmatch(r"R\d{1,2}|C\d{1,2}a?", r) for r in row.rule_ids), row.name
+        assert all(re.fullmatch(r"R\d{1,2}|C\d{1,2}a?|A\d{1,2}", r) for r in row.rule_ids), row.name
         assert not re.search(r"\bR\d", row.meaning), f"{row.name}: rule IDs go in rule_ids"
         if row.type == knobs.ENUM:
             assert row.values and len(set(row.values)) == len(row.values), row.name
@@ -98,6 +98,12 @@ def test_each_row_makes_every_piece(name):
         assert values == f"1..{row.hi} rows bound:minimum"
         accepted = [row.default, ((None, 0),) + tuple((i, i) for i in range(row.hi - 1))]
         refused = [(), ((None, 0),) + tuple((i, i) for i in range(row.hi))]
+    elif row.type == knobs.INT_LIST:
+        assert values == f"{row.length} numbers a;b;..., each {row.lo}..{row.hi}"
+        assert len(row.default) == row.length
+        accepted = [row.default, ";".join([str(row.hi)] * row.length), (row.lo,) * row.length]
+        refused = [(row.lo,) * (row.length + 1), ";".join(["x"] * row.length),
+                   (row.hi + 1,) * row.length, str(row.lo)]
     elif row.values:
         assert values == ", ".join(map(str, row.values))
         accepted = list(row.values)

@@ -3,16 +3,19 @@ import dataclasses
 
 import pytest
 from canasta_sim.kernels.game import rules_nb
+from canasta_sim.kernels.game.knobs import AMERICAN_KNOBS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from canasta_sim.errors import BadInput
 from canasta_sim.rules import (
     KNOBS,
+    PLAYABLE_PRESETS,
     PRESETS,
     BoolKnob,
     EnumKnob,
     IntKnob,
+    IntListKnob,
     MeldTableKnob,
     OptionalIntKnob,
     RuleSet,
@@ -107,6 +110,8 @@ def _value_strategy(knob):
         return st.sampled_from(knob.choices) if knob.choices else st.integers(knob.lo, knob.hi)
     if isinstance(knob, OptionalIntKnob):
         return st.none() | st.integers(knob.lo, knob.hi)
+    if isinstance(knob, IntListKnob):
+        return st.tuples(*[st.integers(knob.lo, knob.hi)] * knob.length)
     assert isinstance(knob, MeldTableKnob)
     rows = st.lists(st.tuples(st.integers(-5000, 20000), st.integers(0, 300)),
                     max_size=knob.max_rows - 1, unique_by=lambda row: row[0])
@@ -275,7 +280,7 @@ def test_constructor_validates():
 
 # --- the kernel tuple ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("name", list(PLAYABLE_PRESETS))
 def test_to_kernel_is_plain_ints(name):
     rules = preset_rules(name)
     k = rules.to_kernel()
@@ -289,7 +294,8 @@ def test_to_kernel_is_plain_ints(name):
 def test_every_knob_reaches_the_kernel():
     derived = {"num_sides", "meld_rows", "cutthroat"} | {
         f"meld_{w}{i}" for w in ("lo", "min") for i in range(rules_nb.MELD_TABLE_ROWS)}
-    not_in_kernel = {"team_layout", "initial_meld_table", "wild_canasta_bonus"}
+    not_in_kernel = {"team_layout", "initial_meld_table", "wild_canasta_bonus",
+                     "family"} | set(AMERICAN_KNOBS)
     assert set(rules_nb.RulesNb._fields) - derived == set(KNOBS) - not_in_kernel
 
 
@@ -321,7 +327,8 @@ def test_num_sides_by_layout():
 def test_unsupported_knobs_rejected_for_the_kernel():
     with pytest.raises(BadInput, match="wild_canasta_bonus=2000 is not supported yet"):
         parse_rules("classic(wild_canasta_bonus=2000)").to_kernel()
-
+    with pytest.raises(BadInput, match="family=modern_american is not supported yet"):
+        parse_rules("modern-american").to_kernel()
 
 
 def test_cutthroat_reaches_the_kernel_as_a_flag():

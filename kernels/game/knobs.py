@@ -26,6 +26,7 @@ INT = "int"                  # an int in lo..hi, or one of ``values``; the int i
 INT_OR_NONE = "int_or_none"  # None or an int in lo..hi; None is NO_LIMIT
 ENUM = "enum"                # one of ``values``; its position in ``values``
 MELD_TABLE = "meld_table"    # lo..hi rows (lower bound or None for -inf, minimum); see below
+INT_LIST = "int_list"        # ``length`` ints, each in lo..hi, written ``a;b;c``; family knobs
 
 POINTS = {"lo": -SCORE_LIMIT, "hi": SCORE_LIMIT}   # the range of a point knob
 
@@ -44,6 +45,7 @@ class Knob:
     the kernels (``Ask`` gives ``Ask.OPTIONAL``, ``Ask.NEVER``, ...: each value's name in capitals).
     ``supported`` lists the values the engine can play when that is not every accepted value.
     ``kernel`` lists the knob's RulesNb fields when they are not one int named as the knob.
+    ``length`` is the number of ints of an INT_LIST knob.
     """
 
     name: str
@@ -58,6 +60,7 @@ class Knob:
     enum: str = ""
     supported: tuple | None = None
     kernel: tuple | None = None
+    length: int = 0
 
     @property
     def kernel_fields(self) -> tuple:
@@ -271,3 +274,115 @@ KNOB_TABLE = (
          values=("full", "half"), enum="Share"),
 )
 CUTTHROAT_KNOBS = ("cutthroat_stock_end", "cutthroat_same_rank_melds", "cutthroat_partner_share")
+
+# Modern American Canasta (docs/american.md): the ``family`` knob and the family's own knobs.
+# Classic's kernels never see them (``kernel=()``): the family's pieces read them from their own
+# record, kernels/game/american/rules_nb.py.  ``family`` is supported for play only as classic
+# until the family plays whole deals, so RuleSet.to_kernel() refuses modern_american.
+_MAC = "modern_american only: "
+AMERICAN_TABLE = (
+    Knob("family", ENUM, "classic",
+         meaning="the rule family: classic Canasta, or Modern American Canasta (docs/american.md)",
+         rule_ids=(),
+         sources="classic (every classic source); modern_american (the league's rules, pagat)",
+         values=("classic", "modern_american"), enum="Family", supported=("classic",),
+         kernel=()),
+    Knob("mac_initial_meld_needs", ENUM, "clean_triple",
+         meaning=_MAC + "what a side's initial meld must include: a clean triple, or a clean "
+                 "triple or a wild meld", rule_ids=("A25",),
+         sources="clean_triple (the league); clean_or_wild (pagat)",
+         values=("clean_triple", "clean_or_wild"), enum="MacNeeds", kernel=()),
+    Knob("mac_take_pair_counts", BOOL, True,
+         meaning=_MAC + "the natural pair of an opening pile take counts toward the minimum",
+         rule_ids=("A25",),
+         sources="true (the league: only the top card does not count); false (pagat)",
+         kernel=()),
+    Knob("mac_splash", BOOL, False,
+         meaning=_MAC + "a complete canasta laid from the hand may open without the minimum",
+         rule_ids=("A28",), sources="false (the league is silent); true (pagat)", kernel=()),
+    Knob("mac_rule_of_five", BOOL, True,
+         meaning=_MAC + "after the opening turn a wild card joins only a meld of 5 naturals",
+         rule_ids=("A20",),
+         sources="true (the league, teaching sites, pagat); false (older groups, pagat)",
+         kernel=()),
+    Knob("mac_max_wilds_per_meld", INT, 2,
+         meaning=_MAC + "most wild cards in a meld of a natural rank", rule_ids=("A19",),
+         sources="2 (the league)", lo=0, hi=7, kernel=()),
+    Knob("mac_max_meld_size", INT, 7,
+         meaning=_MAC + "most cards in a meld; a meld of this size is a closed canasta",
+         rule_ids=("A19",), sources="7 (the league, pagat); other sizes are not supported (A22)",
+         values=(7,), kernel=()),
+    Knob("mac_allow_oversize_when_going_out", BOOL, False,
+         meaning=_MAC + "a player going out may pass the largest meld size",
+         rule_ids=("A19", "A39"), sources="false (the league, pagat); true (a house value)",
+         kernel=()),
+    Knob("mac_dead_rank_scope", ENUM, "both",
+         meaning=_MAC + "a rank with a completed canasta is dead for both sides, or only for "
+                 "the side that completed it", rule_ids=("A22",),
+         sources="both (the league, pagat); own (a study value, no rule book)",
+         values=("both", "own"), enum="DeadScope", kernel=()),
+    Knob("mac_talon_source", ENUM, "stock",
+         meaning=_MAC + "talons come from the top of the stock, or are set aside at the deal",
+         rule_ids=("A5", "A33"),
+         sources="stock (pagat, app and club rules); set_aside (program rule tables)",
+         values=("stock", "set_aside"), enum="TalonSource", kernel=()),
+    Knob("mac_talon_sizes", INT_LIST, (4, 3),
+         meaning=_MAC + "talon size when the other side has not melded; when it has",
+         rule_ids=("A32",), sources="4;3 (the league, pagat, app and club rules)",
+         lo=0, hi=13, length=2, kernel=()),
+    Knob("mac_threes_timing", ENUM, "first_turn",
+         meaning=_MAC + "dealt threes are laid in each owner's first turn, or all after the deal",
+         rule_ids=("A9",),
+         sources="first_turn (teaching sites); after_deal changes only when they are seen",
+         values=("first_turn", "after_deal"), enum="ThreesTiming", kernel=()),
+    Knob("mac_three_scores", INT_LIST, (100, 300, 500, 1000),
+         meaning=_MAC + "points for 1, 2, 3, 4 threes of one colour", rule_ids=("A47",),
+         sources="100;300;500;1000 (the league, pagat)",
+         length=4, kernel=(), **POINTS),
+    Knob("mac_canasta_bonuses", INT_LIST, (500, 300, 2500, 2500, 2000, 2500, 3000),
+         meaning=_MAC + "canasta bonuses: clean, dirty, clean aces, sevens, wild, wild with "
+                 "four jokers, seven 2s", rule_ids=("A45",),
+         sources="500;300;2500;2500;2000;2500;3000 (the league, pagat)",
+         length=7, kernel=(), **POINTS),
+    Knob("mac_incomplete_penalties", INT_LIST, (2500, 2500, 2000),
+         meaning=_MAC + "penalties for an incomplete clean ace, sevens and wild meld",
+         rule_ids=("A46",), sources="2500;2500;2000 (the league)",
+         length=3, kernel=(), **POINTS),
+    Knob("mac_wild_meld_penalty_four_jokers", INT, 2000,
+         meaning=_MAC + "penalty for an incomplete wild meld holding all four jokers",
+         rule_ids=("A46",), sources="2000 (the league); 2500 (pagat)", kernel=(), **POINTS),
+    Knob("mac_hand_triple_penalty", INT, 1500,
+         meaning=_MAC + "penalty per player holding three or more aces, and per player holding "
+                 "three or more sevens, at the end", rule_ids=("A48",),
+         sources="1500 (the league, pagat)", kernel=(), **POINTS),
+    Knob("mac_special_hands", ENUM, "cla",
+         meaning=_MAC + "which special hands a player may lay: the league's eleven, pagat's "
+                 "four, or none", rule_ids=("A51",),
+         sources="cla (the league); pagat (pagat); none",
+         values=("cla", "pagat", "none"), enum="Specials", kernel=()),
+    Knob("mac_ask_limit", ENUM, "once_per_player",
+         meaning=_MAC + "asking the partner to go out: once per deal per player, or per side",
+         rule_ids=("A41",), sources="once_per_player (pagat's wording); once_per_side",
+         values=("once_per_player", "once_per_side"), enum="AskLimit", kernel=()),
+)
+KNOB_TABLE = KNOB_TABLE + AMERICAN_TABLE
+AMERICAN_KNOBS = tuple(row.name for row in AMERICAN_TABLE[1:])
+"""The family's own knobs (not ``family``): refused with family=classic."""
+
+# Classic knobs with the one value Modern American plays (refused with another value), and the
+# classic knobs that do not apply to it (refused unless at their classic value); docs/american.md.
+AMERICAN_FIXED = {"num_players": 4, "team_layout": "2x2", "num_packs": 2, "num_jokers": 4,
+                  "draw_count": 1, "min_naturals_per_meld": 2,
+                  "unfrozen_take_natural_plus_wild": False, "unfrozen_take_by_layoff": False,
+                  "empty_stock_forced_take": False, "concealed_canasta_bonus": 0,
+                  "black_three_going_out_meld": False}
+AMERICAN_NOT_APPLICABLE = ("upcard_cover_set", "upcard_red3_freezes", "black_three_freezes",
+                           "unmelded_pile_access", "one_card_pile_restriction",
+                           "red3_bonus_each", "red3_all_four_total",
+                           "red3_negative_if_unmelded", "red3_positive_requires",
+                           "concealed_exempt_from_min_count", "concealed_allows_pile_take",
+                           "concealed_allows_final_discard", "last_card_red3_may_meld",
+                           "wild_ratio_rule", "wild_canasta_bonus", "red3_replacement_timing",
+                           "draw2_last_red3", "max_wilds_per_meld", "natural_canasta_bonus",
+                           "mixed_canasta_bonus")
+AMERICAN_MELD_TABLE = ((None, 125), (3000, 155), (5000, 180))   # A24

@@ -1,0 +1,151 @@
+"""Modern American melds (A19-A23, A25c): what a meld may hold, dead ranks, the wild meld,
+canastas, and card values (A3).
+
+Melds live in the state's meld table ``melds[side, column, row]`` as classic's do (columns
+``M_NAT``, ``M_DEUCE``, ``M_JOKER``, ``M_SIZE``); rows FOUR..ACE are the natural ranks and row
+``WILD_ROW`` (the joker's kind) holds the side's wild meld (docs/american.md, reading 4).
+"""
+from ...jit import kernel
+from ..cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3, SEVEN
+from ..slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE
+from ..state import card_value_nb
+from .rules_nb import DeadScope
+
+WILD_ROW = JOKER       # the meld row of a side's wild meld (A23)
+CANASTA = 7            # A19: a canasta is a meld of seven cards
+SIDES = 2              # A1: two partnerships
+
+
+@kernel
+def mac_card_value_nb(mac, kind):
+    """A3: the card value of one card; a three of either colour left in a hand counts
+    ``black3_card_value`` (reading 9)."""
+    if kind == RED3 or kind == BLACK3:
+        return mac.black3_card_value
+    return card_value_nb(mac, kind)
+
+
+@kernel
+def is_wild_nb(kind):
+    """A joker or a 2."""
+    return kind == JOKER or kind == DEUCE
+
+
+@kernel
+def is_natural_nb(kind):
+    """A natural card: 4 to ace."""
+    return kind >= FIRST_NATURAL
+
+
+@kernel
+def wilds_on_nb(melds, side, row):
+    """Wild cards on ``side``'s meld of ``row``."""
+    return melds[side, M_DEUCE, row] + melds[side, M_JOKER, row]
+
+
+@kernel
+def is_dead_nb(mac, melds, side, row):
+    """A22: whether ``row`` (a natural rank or WILD_ROW) is dead for ``side``: a canasta of it
+    exists on either side (``both``), or on ``side``'s own (``own``, reading 11)."""
+    for s in range(SIDES):
+        if mac.mac_dead_rank_scope == DeadScope.OWN and s != side:
+            continue
+        if melds[s, M_SIZE, row] >= CANASTA:
+            return True
+    return False
+
+
+@kernel
+def wild_meld_open_nb(melds, side):
+    """A23: ``side`` has a wild meld of fewer than seven cards."""
+    size = melds[side, M_SIZE, WILD_ROW]
+    return 0 < size < CANASTA
+
+
+@kernel
+def canastas_nb(melds, side):
+    """A19, A40, A49: ``side``'s completed canastas, natural ranks and wild meld."""
+    n = 0
+    if melds[side, M_SIZE, WILD_ROW] >= CANASTA:
+        n += 1
+    for r in range(FIRST_NATURAL, ACE + 1):
+        if melds[side, M_SIZE, r] >= CANASTA:
+            n += 1
+    return n
+
+
+@kernel
+def can_place_nb(mac, melds, side, row, add_nat, add_deuce, add_joker, laid_this_turn,
+                 opening_turn, going_out):
+    """Whether ``side`` may put ``add_nat`` natural cards of ``row`` and the given wild cards on
+    its meld of ``row`` (a new meld when it has none) in one step.
+
+    ``laid_this_turn``: the meld was started in this turn (or is started by this step);
+    ``opening_turn``: this is the turn of the side's initial meld (A20a, A25c);
+    ``going_out``: the player goes out this turn (A19's size limit with
+    ``mac_allow_oversize_when_going_out``)."""
+    add_wild = add_deuce + add_joker
+    if add_nat + add_wild <= 0 or is_dead_nb(mac, melds, side, row):     # A22
+        return False
+    size = melds[side, M_SIZE, row] + add_nat + add_wild
+    limit = mac.mac_max_meld_size
+    if going_out and mac.mac_allow_oversize_when_going_out:
+        limit = 1 << 30
+    if size < 3 or size > limit:                                          # A19, A23
+        return False
+    if row == WILD_ROW:                                                   # A23
+        return add_nat == 0
+    if row < FIRST_NATURAL:
+        return False                                                      # A11: no threes
+    naturals = melds[side, M_NAT, row] + add_nat
+    wilds = wilds_on_nb(melds, side, row) + add_wild
+    if naturals < 2 or wilds > mac.mac_max_wilds_per_meld:                # A19
+        return False
+    if opening_turn and size >= CANASTA and wilds > 0:                    # A25c
+        return False
+    if add_wild == 0:
+        return True
+    if row == SEVEN or wild_meld_open_nb(melds, side):                    # A21, A23
+        return False
+    fresh = opening_turn and laid_this_turn
+    if row == ACE and wilds == add_wild and not fresh:                    # A21, reading 6
+        return False
+    return not (mac.mac_rule_of_five and not fresh and naturals < 5)     # A20
+
+
+@kernel
+def place_nb(melds, side, row, add_nat, add_deuce, add_joker):
+    """Put the cards on ``side``'s meld of ``row`` (no check: :func:`can_place_nb` first)."""
+    melds[side, M_NAT, row] += add_nat
+    melds[side, M_DEUCE, row] += add_deuce
+    melds[side, M_JOKER, row] += add_joker
+    melds[side, M_SIZE, row] += add_nat + add_deuce + add_joker
+
+
+@kernel
+def meld_steps_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, out):
+    """Every placement A19-A23 and A25c allow from ``hand`` onto ``side``'s melds in one step:
+    rows (row, naturals, 2s, jokers) written to ``out`` (int64[n, 4]); returns their count
+    (-1 if ``out`` is too small).  ``fresh_rows``: bitmask of the rows whose meld was started
+    this turn (a meld started by the step is fresh too).  Keeping a discard (A16) and the
+    opening's own conditions (A25) are the turn's to check."""
+    n = 0
+    for row in range(WILD_ROW, ACE + 1):
+        if FIRST_NATURAL > row > WILD_ROW:
+            continue
+        fresh = melds[side, M_SIZE, row] == 0 or (fresh_rows >> row) & 1 == 1
+        most_nat = 0 if row == WILD_ROW else hand[row]
+        for nat in range(most_nat + 1):
+            for deuces in range(hand[DEUCE] + 1):
+                for jokers in range(hand[JOKER] + 1):
+                    if not can_place_nb(mac, melds, side, row, nat, deuces, jokers, fresh,
+                                        opening_turn, going_out):
+                        continue
+                    if n >= out.shape[0]:
+                        return -1
+                    out[n, 0] = row
+                    out[n, 1] = nat
+                    out[n, 2] = deuces
+                    out[n, 3] = jokers
+                    n += 1
+    return n
