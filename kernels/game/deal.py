@@ -149,17 +149,12 @@ def deal_from_deck_nb(rules, S, buf, dealer, scores_before):
     the dealt red threes (R9) and turn the upcard (R7, R8): the part of a deal after the
     shuffle, shared by :func:`deal_nb` and the analysis' replay of a traced deck."""
     hands = S.hands
-    deck = S.deck
     st = S.st
     seatv = S.seatv
     sidev = S.sidev
     n = rules.num_players
     st[ST_DEALER] = dealer
-    dealt = n * rules.hand_size
-    seat = dealer + 1 if dealer + 1 < n else 0
-    for j in range(dealt):                       # R6: one card at a time, from the dealer's left
-        hands[seat, deck[j]] += 1
-        seat = seat + 1 if seat + 1 < n else 0
+    dealt = deal_hands_nb(S, dealer, n, rules.hand_size)
     st[ST_STOCK_POS] = dealt
     for k in range(rules.num_sides):
         sidev[k, SIDE_SCORE_BEFORE] = scores_before[k]
@@ -175,6 +170,20 @@ def deal_from_deck_nb(rules, S, buf, dealer, scores_before):
             seat = (dealer + 1 + i) % n
             place_red3s_nb(S, buf, seat, RED3_FROM_DEAL)
     turn_upcard_nb(rules, S, buf)
+
+
+@kernel
+def deal_hands_nb(S, dealer, n, hand_size):
+    """R6 (A5): deal ``hand_size`` cards to each of ``n`` seats from the top of ``S.deck``, one
+    card at a time from the dealer's left; returns the number of cards dealt."""
+    hands = S.hands
+    deck = S.deck
+    dealt = n * hand_size
+    seat = dealer + 1 if dealer + 1 < n else 0
+    for j in range(dealt):                       # one card at a time, from the dealer's left
+        hands[seat, deck[j]] += 1
+        seat = seat + 1 if seat + 1 < n else 0
+    return dealt
 
 
 @kernel

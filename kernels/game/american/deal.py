@@ -3,7 +3,7 @@ player one at a time from the dealer's left, no upcard, and with ``set_aside`` t
 laid apart after the dealt cards.  Dealt threes stay in the hands: A9 lays them in each
 owner's first turn (``first_turn``) or all at once (``after_deal``), :mod:`.threes`."""
 from ...jit import kernel
-from ..deal import build_deck_nb, init_sides_nb, reset_state_nb, shuffle_nb
+from ..deal import build_deck_nb, deal_hands_nb, init_sides_nb, reset_state_nb, shuffle_nb
 from ..rng import STREAM_DEALER, rand_below_nb, seed_streams_nb
 from ..slots import (
     SEAT_MINIMUM,
@@ -42,11 +42,7 @@ def deal_cards_nb(mac, S, dealer, scores_before):
     st = S.st
     n = mac.num_players
     st[ST_DEALER] = dealer
-    dealt = n * mac.hand_size
-    seat = dealer + 1 if dealer + 1 < n else 0
-    for j in range(dealt):                       # A5: one card at a time, from the dealer's left
-        S.hands[seat, S.deck[j]] += 1
-        seat = seat + 1 if seat + 1 < n else 0
+    dealt = deal_hands_nb(S, dealer, n, mac.hand_size)   # A5: as classic's R6
     if mac.mac_talon_source == TalonSource.SET_ASIDE:
         dealt += mac.talon_first + mac.talon_second                      # A5: 4 + 3 aside
     st[ST_STOCK_POS] = dealt
