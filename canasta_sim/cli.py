@@ -21,7 +21,8 @@ USAGE_ERROR = 2
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click >= 8.2
 
 RULES_HELP = ("Rule set: a preset (classic, two-player, three-player, six-player, "
-              "six-player-3x2, seed-a, seed-b), a canonical string such as "
+              "six-player-3x2, cutthroat, cutthroat-pagat, cutthroat-11, seed-a, seed-b; "
+              "'canasta-sim rules list'), a canonical string such as "
               "'classic(black_three_freezes=true,hand_size=13)', or a .toml file with "
               "preset = \"...\" and knob = value lines (knobs: docs/knobs.md).")
 
