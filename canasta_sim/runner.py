@@ -216,7 +216,7 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
                 games, first_game, users)
 
 
-AMERICAN_POLICIES = ("random", "greedy")
+AMERICAN_POLICIES = ("random", "greedy", "careful", "rush", "builder", "expert")
 """The players that play Modern American so far (kernels/players/american.py)."""
 
 
@@ -303,7 +303,8 @@ def play_range(plan: Plan, first: int, out: np.ndarray, table=None) -> None:
         if plan.rules.american:
             from canasta_sim.kernels.play.american.tasks import play_mac_deals
 
-            play_mac_deals(plan.rules_nb, plan.seed, first, out, table, plan.scores_before)
+            play_mac_deals(plan.rules_nb, plan.seed, first, out, table, plan.params,
+                           plan.scores_before)
             return
         _engine()(plan.rules_nb, plan.seed, first, out, table, plan.params,
                   plan.scores_before, 0)
@@ -507,7 +508,7 @@ def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
             from canasta_sim.kernels.play.american.tasks import play_mac_games
 
             played, used = play_mac_games(plan.rules_nb, plan.seed, first_game + done,
-                                          games[done:], rows, extras, table)
+                                          games[done:], rows, extras, table, plan.params)
         else:
             played, used = play_games_nb(plan.rules_nb, plan.seed, first_game + done,
                                          games[done:], rows, extras, table, plan.params, 0)

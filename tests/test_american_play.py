@@ -13,6 +13,7 @@ import canasta_sim
 from canasta_sim.cli import cli
 from canasta_sim.errors import BadInput
 from canasta_sim.rules import parse_rules
+from canasta_sim.runner import policy_table, prepare
 from canasta_sim.trace import trace_events
 
 RULE_SETS = (
@@ -31,7 +32,6 @@ RULE_SETS = (
     "modern-american(going_out_bonus=500,black3_card_value=100)",
     "modern-american(mac_initial_meld_needs=clean_or_wild,mac_take_pair_counts=false)",
 )
-POLICY_IDS = {"random": 0, "greedy": 1}
 SOAK_DEALS = 400
 
 
@@ -47,11 +47,10 @@ def fam(k, field):
 
 def soak_rows(rules, policy, deals=SOAK_DEALS, seed=11):
     """Rows of ``deals`` deals played with the conservation check after every turn."""
-    mac = parse_rules(rules).to_american_kernel()
-    pol = np.zeros(64, np.int64)
-    pol[:4] = POLICY_IDS[policy]
+    plan = prepare(deals, seed, rules, policy)
     rows = np.zeros((deals, layout.NCOLS), np.int64)
-    play_mac_deals(mac, seed, 0, rows, pol, np.zeros(layout.MAX_SIDES, np.int64), check=1)
+    play_mac_deals(plan.rules_nb, seed, 0, rows, policy_table(plan), plan.params,
+                   plan.scores_before, check=1)
     return rows
 
 
@@ -98,9 +97,9 @@ def check_rows(rows, rules):
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
-@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "expert,careful,builder,rush"])
 def test_soak_every_knob(rules, policy):
-    """Random and greedy play every knob's value legally (the conservation check after every
+    """Every player plays every knob's value legally (the conservation check after every
     turn, the safety nets never fire) and every row scores as A45-A53 say."""
     rows = soak_rows(rules, policy)
     check_rows(rows, rules)
@@ -172,9 +171,9 @@ def test_columns_are_null_outside_the_family():
 
 
 def test_players_not_built_for_the_family_are_refused():
-    with pytest.raises(BadInput, match="policy 'expert' does not play family=modern_american "
-                                       "yet: accepted: random, greedy"):
-        canasta_sim.simulate(deals=5, rules="modern-american", policies="expert")
+    with pytest.raises(BadInput, match="policy 'search' does not play family=modern_american "
+                                       "yet: accepted: random, greedy, careful"):
+        canasta_sim.simulate(deals=5, rules="modern-american", policies="search")
 
 
 def test_simulate_and_replay_commands(tmp_path):

@@ -1,5 +1,6 @@
 """Who decides in a Modern American deal: the switch from a seat's policy id to the player, and
-the family's built-in players, ``random`` and ``greedy`` (docs/american.md, "Players").
+the family's simplest players, ``random`` and ``greedy``; the club players (careful, rush,
+builder, expert) are in :mod:`.american_club` (docs/american.md, "Players").
 
 Every decision of the family's turn (kernels/play/american/turn.py) comes through one of the
 functions below, each given the legal choices the rules made (kernels/game/american/steps.py):
@@ -26,7 +27,14 @@ from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3,
 from ..game.rng import STREAM_POLICY, rand_below_nb
 from ..game.slots import M_NAT, M_SIZE
 from ..jit import kernel
-from .ids import POLICY_RANDOM
+from .american_club import (
+    club_discard_nb,
+    club_keeps_three_nb,
+    club_step_nb,
+    club_takes_pile_nb,
+    club_tries_opening_nb,
+)
+from .ids import POLICY_GREEDY, POLICY_RANDOM
 
 NOT_WORTH = -1e9      # greedy: a step it never makes
 
@@ -35,6 +43,12 @@ NOT_WORTH = -1e9      # greedy: a step it never makes
 def is_random_nb(pol, seat):
     """The seat plays ``random``."""
     return pol[seat] == POLICY_RANDOM
+
+
+@kernel
+def is_club_nb(pol, seat):
+    """The seat plays one of the club players (careful, rush, builder, expert)."""
+    return pol[seat] > POLICY_GREEDY
 
 
 @kernel
@@ -61,6 +75,8 @@ def keeps_three_nb(pol, S, seat):
     within three cards of the Straight."""
     if is_random_nb(pol, seat):
         return 1 if coin_nb(S, seat) else 0
+    if is_club_nb(pol, seat):
+        return club_keeps_three_nb(straight_kinds_nb(S.hands[seat]))
     return 1 if straight_kinds_nb(S.hands[seat]) >= 11 else 0
 
 
@@ -73,10 +89,12 @@ def lays_special_nb(pol, S, seat):
 
 
 @kernel
-def takes_pile_nb(pol, S, seat):
+def takes_pile_nb(pol, params, mac, S, seat):
     """A14: take the pile (where the rules allow) rather than draw.  ``greedy`` always does."""
     if is_random_nb(pol, seat):
         return coin_nb(S, seat)
+    if is_club_nb(pol, seat):
+        return club_takes_pile_nb(mac, S, seat, params[seat], pol[seat])
     return True
 
 
@@ -85,11 +103,13 @@ def tries_opening_nb(pol, S, seat):
     """A24-A28: try the side's initial meld this turn.  ``greedy`` always tries."""
     if is_random_nb(pol, seat):
         return rand_below_nb(S.rng, STREAM_POLICY + seat, 4) != 0
+    if is_club_nb(pol, seat):
+        return club_tries_opening_nb(S, seat, pol[seat])
     return True
 
 
 @kernel
-def pick_step_nb(pol, mac, S, A, seat, n, pending):
+def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
     """The index of the meld step to make among the ``n`` listed in ``A.steps``, or -1 to
     stop.  ``pending``: a tentative opening does not stand yet (stopping puts it back)."""
     if n == 0:
@@ -99,6 +119,8 @@ def pick_step_nb(pol, mac, S, A, seat, n, pending):
             return rand_below_nb(S.rng, STREAM_POLICY + seat, n)
         i = rand_below_nb(S.rng, STREAM_POLICY + seat, n + 1)
         return i if i < n else -1
+    if is_club_nb(pol, seat):
+        return club_step_nb(mac, S, A, seat, n, pending, params[seat])
     return greedy_step_nb(mac, S, A, seat, n, pending)
 
 
@@ -151,12 +173,14 @@ def greedy_step_nb(mac, S, A, seat, n, pending):
 
 
 @kernel
-def pick_discard_nb(pol, mac, S, A, seat, legal, n):
+def pick_discard_nb(pol, params, mac, S, A, seat, legal, n):
     """The kind to discard among the ``n`` legal kinds in ``legal``."""
     if n == 1:
         return legal[0]
     if is_random_nb(pol, seat):
         return legal[rand_below_nb(S.rng, STREAM_POLICY + seat, n)]
+    if is_club_nb(pol, seat):
+        return club_discard_nb(mac, S, seat, legal, n, params[seat])
     return greedy_discard_nb(mac, S, seat, legal, n)
 
 

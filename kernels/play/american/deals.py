@@ -114,7 +114,7 @@ F_SPECIAL = 12
 
 
 @kernel
-def play_mac_deal_nb(mac, S, A, buf, pol, seed, deal, dealer, scores_before, row):
+def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
     """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
     st = S.st
     A.x[:] = 0
@@ -131,7 +131,7 @@ def play_mac_deal_nb(mac, S, A, buf, pol, seed, deal, dealer, scores_before, row
             st[ST_END_REASON] = END_STOCK
     turns = 0
     while not over:
-        over = play_turn_nb(mac, S, A, buf, pol, seat) == DEAL_OVER
+        over = play_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER
         if st[ST_CHECK_ON] == 1 and not mac_cards_conserved_nb(mac, S, A.threes,
                                                                A.x[X_TALONS_TAKEN]):
             st[ST_CHECK_FAILS] += 1
@@ -219,7 +219,7 @@ def score_mac_deal_nb(mac, S, A, row):
 
 
 @kernel
-def play_mac_game_nb(mac, S, A, buf, pol, seed, game, cum, game_row, rows, extras):
+def play_mac_game_nb(mac, S, A, buf, pol, params, seed, game, cum, game_row, rows, extras):
     """Play game ``game`` to its end (A54; a Dream Hand ends it at once, A53): one result row
     and one extras row per deal.  Returns the number of deals played."""
     cum[:] = 0
@@ -233,7 +233,8 @@ def play_mac_game_nb(mac, S, A, buf, pol, seed, game, cum, game_row, rows, extra
         extras[k, D_DEAL_IN_GAME] = k
         for side in range(MAX_SIDES):
             extras[k, D_CUM_BEFORE + side] = cum[side]
-        play_mac_deal_nb(mac, S, A, buf, pol, seed, game * GAME_STRIDE + k, dealer, cum, row)
+        play_mac_deal_nb(mac, S, A, buf, pol, params, seed, game * GAME_STRIDE + k, dealer,
+                         cum, row)
         if k == 0:
             game_row[G_FIRST_DEALER] = row[COL_DEALER]
         dealer = (row[COL_DEALER] + 1) % mac.num_players                # A4

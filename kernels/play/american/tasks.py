@@ -18,8 +18,8 @@ TASK_GAMES = 2        # games from ``first`` into games_out, per-deal rows and e
 
 
 @entry
-def run_mac_task_nb(task, mac, seed, first, dealer, pol, scores_before, buf, rows, extras,
-                    games_out, flag):
+def run_mac_task_nb(task, mac, seed, first, dealer, pol, params, scores_before, buf, rows,
+                    extras, games_out, flag):
     """Run ``task`` (``TASK_*``); returns two ints, as the task's Python face says."""
     S = new_state_nb()
     A = new_mac_state_nb()
@@ -27,12 +27,13 @@ def run_mac_task_nb(task, mac, seed, first, dealer, pol, scores_before, buf, row
     if task == TASK_DEALS:
         st[ST_CHECK_ON] = flag
         for i in range(rows.shape[0]):
-            play_mac_deal_nb(mac, S, A, buf, pol, seed, first + i, -1, scores_before, rows[i])
+            play_mac_deal_nb(mac, S, A, buf, pol, params, seed, first + i, -1, scores_before,
+                             rows[i])
         return rows.shape[0], 0
     if task == TASK_TRACE:
         st[ST_TRACE_ON] = 1
         st[ST_CHECK_ON] = flag
-        play_mac_deal_nb(mac, S, A, buf, pol, seed, first, dealer, scores_before, rows[0])
+        play_mac_deal_nb(mac, S, A, buf, pol, params, seed, first, dealer, scores_before, rows[0])
         return st[ST_TRACE_POS], 0
     cum = np.zeros(MAX_SIDES, np.int64)
     st[ST_CHECK_ON] = flag
@@ -40,7 +41,7 @@ def run_mac_task_nb(task, mac, seed, first, dealer, pol, scores_before, buf, row
     for g in range(games_out.shape[0]):
         if used + MAX_GAME_DEALS > rows.shape[0]:
             return g, used
-        used += play_mac_game_nb(mac, S, A, buf, pol, seed, first + g, cum, games_out[g],
+        used += play_mac_game_nb(mac, S, A, buf, pol, params, seed, first + g, cum, games_out[g],
                                  rows[used:], extras[used:])
     return games_out.shape[0], used
 
@@ -49,24 +50,26 @@ def _dummy_buf():
     return np.zeros(1, np.int32)
 
 
-def play_mac_deals(mac, seed, first, rows, pol, scores_before, check=0):
-    """Play deals first .. first + len(rows) - 1 into ``rows`` (n x NCOLS int64)."""
+def play_mac_deals(mac, seed, first, rows, pol, params, scores_before, check=0):
+    """Play deals first .. first + len(rows) - 1 into ``rows`` (n x NCOLS int64); ``pol`` the
+    policy table, ``params`` the seats' parameters (float64[MAX_SEATS, NPARAMS])."""
     empty = np.zeros((0, 1), np.int64)
-    run_mac_task_nb(TASK_DEALS, mac, seed, first, -1, pol, scores_before, _dummy_buf(), rows,
-                    empty, empty, check)
+    run_mac_task_nb(TASK_DEALS, mac, seed, first, -1, pol, params, scores_before, _dummy_buf(),
+                    rows, empty, empty, check)
 
 
-def trace_mac_deal(mac, seed, deal, dealer, pol, scores_before, row, buf, check=0):
+def trace_mac_deal(mac, seed, deal, dealer, pol, params, scores_before, row, buf, check=0):
     """Play deal ``deal`` traced into ``buf``; returns the ints used (``row``'s
     COL_TRACE_OVERFLOW says whether ``buf`` was too small)."""
     empty = np.zeros((0, 1), np.int64)
-    used, _ = run_mac_task_nb(TASK_TRACE, mac, seed, deal, dealer, pol, scores_before, buf,
-                              row.reshape(1, -1), empty, empty, check)
+    used, _ = run_mac_task_nb(TASK_TRACE, mac, seed, deal, dealer, pol, params, scores_before,
+                              buf, row.reshape(1, -1), empty, empty, check)
     return used
 
 
-def play_mac_games(mac, seed, first, games_out, rows, extras, pol, check=0):
+def play_mac_games(mac, seed, first, games_out, rows, extras, pol, params, check=0):
     """Play games from ``first`` into ``games_out``; returns (games played, deal rows used)
     (fewer games than asked when ``rows`` runs short: call again for the rest)."""
-    return run_mac_task_nb(TASK_GAMES, mac, seed, first, -1, pol, np.zeros(MAX_SIDES, np.int64),
-                           _dummy_buf(), rows, extras, games_out, check)
+    return run_mac_task_nb(TASK_GAMES, mac, seed, first, -1, pol, params,
+                           np.zeros(MAX_SIDES, np.int64), _dummy_buf(), rows, extras, games_out,
+                           check)

@@ -138,7 +138,7 @@ def keep_choice_nb(mac, S, A, pol, seat):
 
 
 @kernel
-def start_threes_nb(mac, S, A, buf, pol, seat):
+def start_threes_nb(mac, S, A, buf, pol, params, seat):
     """A9, A10 at the start of a turn: lay the threes in hand (dealt ones on the seat's first
     turn under ``first_turn``, a talon's, a kept one once the side has melded).  Returns LAID
     or STOCK_OUT (A43)."""
@@ -206,13 +206,13 @@ def opening_stands_nb(mac, S, A, seat):
 
 
 @kernel
-def step_loop_nb(mac, S, A, buf, pol, seat):
+def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
         n = legal_steps_nb(mac, S, A, seat, True)
         pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
-        i = pick_step_nb(pol, mac, S, A, seat, n, pending)
+        i = pick_step_nb(pol, params, mac, S, A, seat, n, pending)
         if i < 0:
             return GOES_ON
         row = A.steps[i, 0]
@@ -241,7 +241,7 @@ def settle_opening_nb(mac, S, A, buf, seat):
 
 
 @kernel
-def take_with_opening_nb(mac, S, A, buf, pol, seat):
+def take_with_opening_nb(mac, S, A, buf, pol, params, seat):
     """A26: a side that has not melded takes the pile only with its whole opening laid from
     the cards held before the take.  Tries it; returns whether the take stands (else nothing
     happened and the player draws)."""
@@ -252,7 +252,7 @@ def take_with_opening_nb(mac, S, A, buf, pol, seat):
     begin_tentative_nb(S, A, seat, 1)
     top = begin_take_nb(S, A, seat)
     x[X_TURN_TAKE_ROW] = top
-    step_loop_nb(mac, S, A, buf, pol, seat)
+    step_loop_nb(mac, S, A, buf, pol, params, seat)
     if settle_opening_nb(mac, S, A, buf, seat):
         finish_take_nb(S, A, buf, seat, top)
         return True
@@ -269,14 +269,14 @@ def count_take_nb(A, seat):
 
 
 @kernel
-def draw_phase_nb(mac, S, A, buf, pol, seat):
+def draw_phase_nb(mac, S, A, buf, pol, params, seat):
     """A12-A14, A43, A44: take the pile (where allowed and wanted) or draw.  Returns CONTINUE,
     or DEAL_OVER when the stock is gone and the player does not take (A44) or a three meets an
     empty stock (A43)."""
     st = S.st
     x = A.x
     if may_take_nb(mac, S, seat) and take_leaves_turn_nb(mac, S, seat) and \
-            takes_pile_nb(pol, S, seat):
+            takes_pile_nb(pol, params, mac, S, seat):
         if melded_nb(S, seat):
             x[X_TURN_TOOK] = 1
             top = begin_take_nb(S, A, seat)
@@ -284,7 +284,7 @@ def draw_phase_nb(mac, S, A, buf, pol, seat):
             finish_take_nb(S, A, buf, seat, top)
             count_take_nb(A, seat)
             return CONTINUE
-        if take_with_opening_nb(mac, S, A, buf, pol, seat):
+        if take_with_opening_nb(mac, S, A, buf, pol, params, seat):
             count_take_nb(A, seat)
             return CONTINUE
     if stock_left_nb(st) == 0:
@@ -303,7 +303,7 @@ def draw_phase_nb(mac, S, A, buf, pol, seat):
 
 
 @kernel
-def special_phase_nb(mac, S, A, buf, pol, seat):
+def special_phase_nb(mac, S, A, buf, pol, params, seat):
     """A52, A53: a player whose side has not melded, who drew this turn and holds 14 cards
     that make a special hand, may lay it; the deal ends.  Returns whether he did."""
     hand = S.hands[seat]
@@ -324,12 +324,12 @@ def special_phase_nb(mac, S, A, buf, pol, seat):
 
 
 @kernel
-def meld_phase_nb(mac, S, A, buf, pol, seat):
+def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     """A15-A17, A24-A28: the meld steps; a side that has not melded opens tentatively (module
     docstring).  Returns GOES_ON, GOES_OUT or TALON_LAST."""
     side = seat % 2
     if melded_nb(S, seat):
-        return step_loop_nb(mac, S, A, buf, pol, seat)
+        return step_loop_nb(mac, S, A, buf, pol, params, seat)
     if not tries_opening_nb(pol, S, seat):
         return GOES_ON
     x = A.x
@@ -340,7 +340,7 @@ def meld_phase_nb(mac, S, A, buf, pol, seat):
     if talon_size_nb(mac, x[X_TURN_TALON]) == 0:
         x[X_TURN_TALON] = TALON_NONE                    # a talon of no cards is none (A17)
     begin_tentative_nb(S, A, seat, 0)
-    kind = step_loop_nb(mac, S, A, buf, pol, seat)
+    kind = step_loop_nb(mac, S, A, buf, pol, params, seat)
     if settle_opening_nb(mac, S, A, buf, seat):
         write_logged_melds_nb(S, A, buf, seat)
         return kind
@@ -348,7 +348,7 @@ def meld_phase_nb(mac, S, A, buf, pol, seat):
 
 
 @kernel
-def discard_phase_nb(mac, S, A, buf, pol, seat, kind):
+def discard_phase_nb(mac, S, A, buf, pol, params, seat, kind):
     """A18, A33, A39: go out with the last card, or discard a legal card; after the discard
     that ends an opening turn that earned it, the talon (A33).  Returns CONTINUE or
     DEAL_OVER."""
@@ -368,27 +368,27 @@ def discard_phase_nb(mac, S, A, buf, pol, seat, kind):
         S.st[ST_CHECK_FAILS] += 1
         S.st[ST_END_REASON] = END_STOCK
         return DEAL_OVER
-    discard_nb(S, A, buf, seat, pick_discard_nb(pol, mac, S, A, seat, legal, n))
+    discard_nb(S, A, buf, seat, pick_discard_nb(pol, params, mac, S, A, seat, legal, n))
     if A.x[X_TURN_TALON] != TALON_NONE and A.x[X_TURN_OPENING] == 1:
         give_talon_nb(mac, S, A, buf, seat, A.x[X_TURN_TALON])          # A33
     return CONTINUE
 
 
 @kernel
-def play_turn_nb(mac, S, A, buf, pol, seat):
+def play_turn_nb(mac, S, A, buf, pol, params, seat):
     """One turn of ``seat`` (A12); returns CONTINUE or DEAL_OVER."""
     begin_turn_nb(A)
     S.st[ST_TURNS] += 1
-    if start_threes_nb(mac, S, A, buf, pol, seat) != LAID:
+    if start_threes_nb(mac, S, A, buf, pol, params, seat) != LAID:
         S.st[ST_END_REASON] = END_STOCK                                  # A43
         return DEAL_OVER
-    if draw_phase_nb(mac, S, A, buf, pol, seat) == DEAL_OVER:
+    if draw_phase_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER:
         return DEAL_OVER
-    if special_phase_nb(mac, S, A, buf, pol, seat):
+    if special_phase_nb(mac, S, A, buf, pol, params, seat):
         return DEAL_OVER
     if A.x[X_TURN_TOOK] == 1 and row_total_nb(S.hands[seat]) == 1:
-        return discard_phase_nb(mac, S, A, buf, pol, seat, GOES_OUT)     # A39 after a take
-    kind = meld_phase_nb(mac, S, A, buf, pol, seat)
+        return discard_phase_nb(mac, S, A, buf, pol, params, seat, GOES_OUT)  # A39, a take
+    kind = meld_phase_nb(mac, S, A, buf, pol, params, seat)
     if kind == TALON_LAST:
         kind = GOES_ON
-    return discard_phase_nb(mac, S, A, buf, pol, seat, kind)
+    return discard_phase_nb(mac, S, A, buf, pol, params, seat, kind)
