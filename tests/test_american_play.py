@@ -231,3 +231,29 @@ def test_asking_the_partner(rules):
                     assert asked_now or ev["seat"] in seen
     if r.ask_permission != "never":
         assert asked > 0
+
+
+def test_the_balance_example_reads_a_games_run():
+    """examples/american_balance.py (docs/american.md, Balance) on a small run: the shares of
+    the deals' ends add to one, the special hands counted by name add to those laid, and the
+    first player's edge is the mean of its per-deal margins."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "american_balance.py"
+    spec = importlib.util.spec_from_file_location("american_balance", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    games, deals = canasta_sim.simulate(games=15, seed=3, rules="modern-american",
+                                        policies="expert")
+    g, d = canasta_sim.to_pandas(games), canasta_sim.to_pandas(deals)
+    out = module.balance(g, d)
+    assert out["games"] == 15 and out["deals"] == len(d)
+    assert abs(out["ends_out"][0] + out["ends_stock"][0] + out["ends_special"][0] - 1) < 1e-9
+    named = sum(v for k, v in out.items() if k.startswith("special "))
+    assert named == round(out["ends_special"][0] * len(d))
+    first = (d.dealer + 1) % 2
+    margin = (d.s0_score - d.s1_score).where(first == 0, d.s1_score - d.s0_score)
+    assert abs(out["first_player_edge"][0] - margin.mean()) < 1e-6
+    low, high = out["first_player_edge"][1:]
+    assert low <= out["first_player_edge"][0] <= high
