@@ -506,7 +506,7 @@ def _view_for(start: dict):
     if parse_rules(start["rules"]).american:
         from canasta_sim.trace_american import american_view
 
-        return american_view(start)
+        return american_view(start, _View)
     return _View(start)
 
 

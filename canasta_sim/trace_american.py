@@ -116,11 +116,12 @@ def score_event(row) -> dict:
     return {"ev": "score", "sides": [side_items(row, k) for k in range(2)]}
 
 
-def american_view(start: dict):
-    """The readable view of a Modern American deal (``canasta-sim replay --pretty``)."""
-    from canasta_sim.trace import _View
+def american_view(start: dict, base):
+    """The readable view of a Modern American deal (``canasta-sim replay --pretty``), built on
+    classic's view class ``base`` (passed in, so that this module never imports
+    canasta_sim.trace, which imports it)."""
 
-    class AmericanView(_View):
+    class AmericanView(base):
         """Classic's view with the family's lines: threes by colour, talons, the turn card,
         special hands; the pile is always frozen (A29)."""
 

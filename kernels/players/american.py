@@ -27,7 +27,7 @@ from ..game.american.steps import is_out_step_nb
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
 from ..game.rng import STREAM_POLICY, rand_below_nb
 from ..game.slots import M_NAT, M_SIZE
-from ..jit import kernel
+from ..jit import kernel, turn_step
 from .american_club import (
     NOT_WORTH,
     best_step_nb,
@@ -52,7 +52,7 @@ def is_club_nb(pol, seat):
     return pol[seat] > POLICY_GREEDY
 
 
-@kernel
+@turn_step
 def coin_nb(S, seat):
     """A fair coin from the seat's policy stream."""
     return rand_below_nb(S.rng, STREAM_POLICY + seat, 2) == 1
@@ -70,7 +70,7 @@ def straight_kinds_nb(hand):
     return n
 
 
-@kernel
+@turn_step
 def keeps_three_nb(pol, S, seat):
     """A10: keep one three (1) or lay them all (0).  ``greedy`` keeps one when the hand is
     within three cards of the Straight."""
@@ -81,7 +81,7 @@ def keeps_three_nb(pol, S, seat):
     return 1 if straight_kinds_nb(S.hands[seat]) >= 11 else 0
 
 
-@kernel
+@turn_step
 def lays_special_nb(pol, S, seat):
     """A52: lay the special hand held.  ``random`` tosses a coin; ``greedy`` always lays it."""
     if is_random_nb(pol, seat):
@@ -89,7 +89,7 @@ def lays_special_nb(pol, S, seat):
     return True
 
 
-@kernel
+@turn_step
 def asks_partner_nb(pol, params, mac, S, A, seat, n, required):
     """A41: ask the partner before going out (the seat could go out by one of its ``n``
     listed steps).  ``random`` tosses a coin.  The others ask only where asking is required,
@@ -102,7 +102,7 @@ def asks_partner_nb(pol, params, mac, S, A, seat, n, required):
     return i >= 0 and is_out_step_nb(mac, S, A, seat, i)
 
 
-@kernel
+@turn_step
 def answers_yes_nb(pol, params, mac, S, partner):
     """A41: the partner's binding answer.  ``random`` tosses a coin; ``greedy`` and the club
     players answer yes (they cannot tell what their partner's hand would score)."""
@@ -111,7 +111,7 @@ def answers_yes_nb(pol, params, mac, S, partner):
     return True
 
 
-@kernel
+@turn_step
 def takes_pile_nb(pol, params, mac, S, seat):
     """A14: take the pile (where the rules allow) rather than draw.  ``greedy`` always does."""
     if is_random_nb(pol, seat):
@@ -121,7 +121,7 @@ def takes_pile_nb(pol, params, mac, S, seat):
     return True
 
 
-@kernel
+@turn_step
 def tries_opening_nb(pol, S, seat):
     """A24-A28: try the side's initial meld this turn.  ``greedy`` always tries."""
     if is_random_nb(pol, seat):
@@ -131,7 +131,7 @@ def tries_opening_nb(pol, S, seat):
     return True
 
 
-@kernel
+@turn_step
 def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
     """The index of the meld step to make among the ``n`` listed in ``A.steps``, or -1 to
     stop.  ``pending``: a tentative opening does not stand yet (stopping puts it back)."""
@@ -147,7 +147,7 @@ def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
     return greedy_step_nb(mac, S, A, seat, n, pending)
 
 
-@kernel
+@turn_step
 def greedy_step_score_nb(mac, S, A, seat, i, pending):
     """``greedy``'s value of step ``i``: natural cards laid, a canasta completed, going out;
     wild cards cost unless they complete a canasta or an opening needs them; a sevens, ace or
@@ -179,7 +179,7 @@ def greedy_step_score_nb(mac, S, A, seat, i, pending):
     return score
 
 
-@kernel
+@turn_step
 def greedy_step_nb(mac, S, A, seat, n, pending):
     """``greedy``'s step: the best by :func:`greedy_step_score_nb`; stop when none is worth
     making (unless an opening is pending, when it takes the best there is)."""
@@ -188,7 +188,7 @@ def greedy_step_nb(mac, S, A, seat, n, pending):
     return best_step_nb(A.scores, n, pending)
 
 
-@kernel
+@turn_step
 def pick_discard_nb(pol, params, mac, S, A, seat, legal, n):
     """The kind to discard among the ``n`` legal kinds in ``legal``."""
     if n == 1:
@@ -200,7 +200,7 @@ def pick_discard_nb(pol, params, mac, S, A, seat, legal, n):
     return greedy_discard_nb(mac, S, seat, legal, n)
 
 
-@kernel
+@turn_step
 def greedy_discard_nb(mac, S, seat, legal, n):
     """``greedy``'s discard: a card of a dead rank first (nobody can take the pile on it,
     A22, A30), else the kind it holds fewest of, the lowest card value among them; wild cards

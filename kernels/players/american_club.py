@@ -38,7 +38,7 @@ from ..game.american.melds import CANASTA, WILD_ROW, canastas_nb, is_dead_nb, ma
 from ..game.american.pile import stock_left_nb
 from ..game.cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
 from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
-from ..jit import kernel
+from ..jit import kernel, turn_step
 from .club import (
     P_DANGER,
     P_ENDGAME_STOCK,
@@ -53,7 +53,7 @@ NOT_WORTH = -1e9
 RANK_CARDS = 8          # natural cards of a rank in two packs (A2)
 
 
-@kernel
+@turn_step
 def unseen_nb(S, seat, kind):
     """Natural cards of ``kind`` the seat has not seen: not in its hand, on a meld, or in the
     pile (every card of the pile was seen, A0.1)."""
@@ -66,7 +66,7 @@ def unseen_nb(S, seat, kind):
     return max(n, 0)
 
 
-@kernel
+@turn_step
 def unknown_cards_nb(S, seat):
     """Cards the seat cannot see: the other hands and the stock."""
     n = stock_left_nb(S.st)
@@ -94,7 +94,7 @@ def pair_chance_nb(unseen, hand, unknown):
     return max(0.0, 1.0 - p0 - p1)
 
 
-@kernel
+@turn_step
 def lead_nb(S, side):
     """A rough lead of ``side`` on the table: 500 a canasta and the card values melded."""
     lead = 0
@@ -106,7 +106,7 @@ def lead_nb(S, side):
     return lead
 
 
-@kernel
+@turn_step
 def wants_out_nb(mac, S, seat, par, canastas_after):
     """Whether the seat goes out now that it may (module docstring, "Going out")."""
     side = seat % 2
@@ -127,7 +127,7 @@ def club_keeps_three_nb(straight_kinds):
     return 1 if straight_kinds >= 11 else 0
 
 
-@kernel
+@turn_step
 def club_takes_pile_nb(mac, S, seat, par, policy):
     """A14: take the pile when it holds ``min_pile_take`` cards or the take completes a
     canasta; never onto a new sevens or ace meld without a third card in hand (A46); an
@@ -154,7 +154,7 @@ def grouped_cards_nb(hand):
     return n
 
 
-@kernel
+@turn_step
 def chases_special_nb(S, seat, policy):
     """``expert`` keeps a hand of ten grouped cards or more for a special hand (A51, A52) while
     the stock is long, rather than open (after which no special hand may be laid)."""
@@ -162,13 +162,13 @@ def chases_special_nb(S, seat, policy):
         stock_left_nb(S.st) >= 15
 
 
-@kernel
+@turn_step
 def club_tries_opening_nb(S, seat, policy):
     """A24-A28: open when it can, unless chasing a special hand."""
     return not chases_special_nb(S, seat, policy)
 
 
-@kernel
+@turn_step
 def start_ok_nb(S, seat, row, nat, wild):
     """Whether a club player starts a meld of ``row`` with this step (sevens, aces and the wild
     meld only when it can be completed, module docstring)."""
@@ -180,7 +180,7 @@ def start_ok_nb(S, seat, row, nat, wild):
                         stock_left_nb(S.st) >= 25)
 
 
-@kernel
+@turn_step
 def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
     """Whether wild cards on a natural meld are worth it: completing a canasta the side needs,
     or where naturals cannot complete it, or an opening that needs them."""
@@ -196,7 +196,7 @@ def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
     return unseen_nb(S, seat, row) < missing
 
 
-@kernel
+@turn_step
 def club_step_score_nb(mac, S, A, seat, i, pending, par):
     """A club player's value of meld step ``i`` (module docstring)."""
     side = seat % 2
@@ -235,7 +235,7 @@ def club_step_score_nb(mac, S, A, seat, i, pending, par):
     return score
 
 
-@kernel
+@turn_step
 def club_step_nb(mac, S, A, seat, n, pending, par):
     """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`)."""
     for i in range(n):
@@ -259,7 +259,7 @@ def best_step_nb(scores, n, pending):
     return best
 
 
-@kernel
+@turn_step
 def keep_value_nb(mac, S, seat, kind):
     """What a card is worth keeping: pairs take the pile (A29), three make a meld, a card of
     the side's live meld can be added; a dead rank is worth nothing (A22)."""
@@ -275,7 +275,7 @@ def keep_value_nb(mac, S, seat, kind):
     return value + mac_card_value_nb(mac, kind) / 10.0
 
 
-@kernel
+@turn_step
 def club_discard_nb(mac, S, seat, legal, n, par):
     """The legal discard with the least keep value plus danger: the chance the next opponent
     holds a natural pair of its rank, times the pile it would take, times ``danger``."""

@@ -88,3 +88,34 @@ def opening_ok_nb(mac, melds, side, laid, take_row, minimum):
     if not has_clean_triple_nb(mac, melds, side, laid, take_row):        # A25a
         return False
     return opening_count_nb(mac, laid, take_row) >= minimum              # A25b
+
+
+@kernel
+def opening_possible_nb(mac, melds, side, hand, take_row, minimum):
+    """A necessary condition for an initial meld from ``hand`` (the cards held before a take
+    when ``take_row`` >= 0): a clean triple can be laid (A25a) and every card that could go
+    on a meld counts at least ``minimum`` (A25b), or a Splash is in reach (A28).  False means
+    no sequence of steps can make an opening stand, so the turn does not try one."""
+    wild = hand[DEUCE] + hand[JOKER]
+    if mac.mac_splash and wild >= CANASTA:
+        return True
+    triple = mac.mac_initial_meld_needs == MacNeeds.CLEAN_OR_WILD and wild >= 3
+    count = wild * 20 + hand[JOKER] * 30
+    pairs = 0                         # ranks held twice: each needs a wild card to meld (A19)
+    for row in range(ACE, FIRST_NATURAL - 1, -1):
+        held = hand[row]
+        if held == 0 or is_dead_nb(mac, melds, side, row):
+            continue
+        if mac.mac_splash and held >= CANASTA:
+            return True
+        if held >= 3 and row != take_row:
+            triple = True
+        if row == take_row or held >= 3:
+            count += held * mac_card_value_nb(mac, row)
+        elif held == 2:
+            pairs += 1
+            if pairs <= wild:         # the higher ranks first: card values fall with rank
+                count += 2 * mac_card_value_nb(mac, row)
+    if take_row >= 0:
+        count += 3 * mac_card_value_nb(mac, take_row)           # the take meld, at most
+    return triple and count >= minimum

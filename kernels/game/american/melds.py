@@ -123,6 +123,24 @@ def place_nb(melds, side, row, add_nat, add_deuce, add_joker):
 
 
 @kernel
+def wild_room_nb(mac, melds, side, row, held, fresh):
+    """The most wild cards one step can put on ``side``'s meld of natural ``row`` (``held``
+    naturals of it in hand; ``fresh``: laid in the opening turn), by the limits of
+    :func:`can_place_nb` that do not depend on the step (A19-A21, A23); the wild meld's own
+    room for ``WILD_ROW``.  Only prunes: every step is still checked by can_place_nb."""
+    if row == WILD_ROW:
+        return 1 << 30
+    if row == SEVEN or wild_meld_open_nb(melds, side):                    # A21, A23
+        return 0
+    on = wilds_on_nb(melds, side, row)
+    if row == ACE and on == 0 and not fresh:                              # A21
+        return 0
+    if mac.mac_rule_of_five and not fresh and melds[side, M_NAT, row] + held < 5:
+        return 0                                                          # A20
+    return max(mac.mac_max_wilds_per_meld - on, 0)                        # A19
+
+
+@kernel
 def meld_steps_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, out):
     """Every placement A19-A23 and A25c allow from ``hand`` onto ``side``'s melds in one step:
     rows (row, naturals, 2s, jokers) written to ``out`` (int64[n, 4]); returns their count
@@ -130,14 +148,22 @@ def meld_steps_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, o
     this turn (a meld started by the step is fresh too).  Keeping a discard (A16) and the
     opening's own conditions (A25) are the turn's to check."""
     n = 0
+    wilds = hand[DEUCE] + hand[JOKER]
     for row in range(WILD_ROW, ACE + 1):
         if FIRST_NATURAL > row > WILD_ROW:
             continue
+        if row == WILD_ROW and wilds == 0 or row != WILD_ROW and \
+                hand[row] + melds[side, M_NAT, row] < 2 or \
+                row != WILD_ROW and hand[row] == 0 and wilds == 0:
+            continue                 # no placement can exist (A19: two naturals; cards held)
+        if is_dead_nb(mac, melds, side, row):
+            continue                                                      # A22
         fresh = melds[side, M_SIZE, row] == 0 or (fresh_rows >> row) & 1 == 1
         most_nat = 0 if row == WILD_ROW else hand[row]
+        most_wild = wild_room_nb(mac, melds, side, row, hand[row], fresh and opening_turn)
         for nat in range(most_nat + 1):
-            for deuces in range(hand[DEUCE] + 1):
-                for jokers in range(hand[JOKER] + 1):
+            for deuces in range(min(hand[DEUCE], most_wild) + 1):
+                for jokers in range(min(hand[JOKER], most_wild - deuces) + 1):
                     if not can_place_nb(mac, melds, side, row, nat, deuces, jokers, fresh,
                                         opening_turn, going_out):
                         continue

@@ -9,7 +9,7 @@ docs/american.md): ``EV_THREE`` (a = from: THREE_FROM_*, b = replacement or -1; 
 three), ``EV_TALON`` (a = size; cards), ``EV_TURN_CARD`` (a = stock left), ``EV_SPECIAL``
 (a = code, b = points; cards = the hand), ``EV_DISCARD`` (b = 1 when the pile was empty).
 """
-from ...jit import kernel
+from ...jit import kernel, turn_step
 from ..cards import BLACK3, DEUCE, JOKER, RED3
 from ..layout import (
     END_OUT,
@@ -63,7 +63,7 @@ LAID = 0            # lay_threes_nb: every three due was laid
 STOCK_OUT = 1       # A43: a three met an empty stock; the deal ends at once
 
 
-@kernel
+@turn_step
 def note_turn_card_nb(S, A, buf, seat):
     """A7: the first time the stock holds 8 cards or fewer, write ``turn_card``."""
     left = stock_left_nb(S.st)
@@ -72,7 +72,7 @@ def note_turn_card_nb(S, A, buf, seat):
         ev_simple_nb(S.st, buf, EV_TURN_CARD, seat, left, 0)
 
 
-@kernel
+@turn_step
 def lay_one_three_nb(S, A, buf, seat, keep, source):
     """Lay one three of ``seat``'s hand (a red one, unless a red one is kept, A10 reading 15)
     and replace it from the stock (A9).  Returns STOCK_OUT if the stock is empty: the three
@@ -100,7 +100,7 @@ def lay_one_three_nb(S, A, buf, seat, keep, source):
     return LAID
 
 
-@kernel
+@turn_step
 def lay_threes_nb(S, A, buf, seat, keep, first_n, first_source, kept):
     """A9, A10: lay threes of ``seat``'s hand until ``keep`` (0 or 1) are left.  The first
     ``first_n`` laid come from the deal or a talon (with ``first_source``: THREE_FROM_DEAL on
@@ -129,7 +129,7 @@ def lay_threes_nb(S, A, buf, seat, keep, first_n, first_source, kept):
     return LAID
 
 
-@kernel
+@turn_step
 def draw_card_nb(S, A, buf, seat):
     """A13: draw the top stock card into ``seat``'s hand, with its line.  Returns the kind."""
     st = S.st
@@ -142,7 +142,7 @@ def draw_card_nb(S, A, buf, seat):
     return card
 
 
-@kernel
+@turn_step
 def apply_step_nb(S, A, buf, seat, row, nat, deuces, jokers):
     """A15: put the step's cards from ``seat``'s hand on its side's meld of ``row``.  Cards on
     a meld started this turn count for the opening (``laid``, A25); a tentative step is
@@ -186,7 +186,7 @@ def copy_nb(dst, src):
         dst[i] = src[i]
 
 
-@kernel
+@turn_step
 def begin_tentative_nb(S, A, seat, pre_only):
     """Start a tentative opening (A25, A26): remember the hand and the side's melds, so that
     :func:`undo_tentative_nb` can put them back if the opening does not stand."""
@@ -199,7 +199,7 @@ def begin_tentative_nb(S, A, seat, pre_only):
     A.x[X_NLOG] = 0
 
 
-@kernel
+@turn_step
 def undo_tentative_nb(S, A, seat):
     """Put back the hand and melds of a tentative opening that did not stand."""
     side = seat % 2
@@ -213,7 +213,7 @@ def undo_tentative_nb(S, A, seat):
     A.x[X_NLOG] = 0
 
 
-@kernel
+@turn_step
 def write_logged_melds_nb(S, A, buf, seat):
     """The ``meld`` lines of an opening that stands, one per logged step."""
     for k in range(A.x[X_NLOG]):
@@ -221,7 +221,7 @@ def write_logged_melds_nb(S, A, buf, seat):
         ev_push_cards_nb(S.st, buf, pos, A.log[k, 0], A.log[k, 1], A.log[k, 2], A.log[k, 3])
 
 
-@kernel
+@turn_step
 def begin_take_nb(S, A, seat):
     """A29-A31: take the pile for ``seat``: the natural pair and the top card become (or join)
     the side's meld of the top card's rank, the rest of the pile joins the hand.  The pile's
@@ -243,7 +243,7 @@ def begin_take_nb(S, A, seat):
     return top
 
 
-@kernel
+@turn_step
 def finish_take_nb(S, A, buf, seat, top):
     """Write the ``take`` line (the pile, the take meld, then the logged opening melds, A26)
     and empty the pile (A31)."""
@@ -265,7 +265,7 @@ def finish_take_nb(S, A, buf, seat, top):
     A.x[X_NLOG] = 0
 
 
-@kernel
+@turn_step
 def discard_nb(S, A, buf, seat, kind):
     """A18: put ``kind`` from ``seat``'s hand on the pile, with its line (b: the pile was
     empty, what A36 asks)."""
@@ -277,7 +277,7 @@ def discard_nb(S, A, buf, seat, kind):
     ev_simple_nb(st, buf, EV_DISCARD, seat, kind, empty)
 
 
-@kernel
+@turn_step
 def go_out_nb(S, A, buf, seat, kind):
     """A39: the going-out discard of the last card; the deal ends at once."""
     discard_nb(S, A, buf, seat, kind)
@@ -287,7 +287,7 @@ def go_out_nb(S, A, buf, seat, kind):
     ev_simple_nb(st, buf, EV_OUT, seat, 0, 0)
 
 
-@kernel
+@turn_step
 def give_talon_nb(mac, S, A, buf, seat, which):
     """A33, A34: ``seat`` takes talon ``which`` into its hand after its discard, with its line
     (the cards are private to the seat: a public view shows the size only)."""

@@ -25,6 +25,7 @@ import numpy as np
 from ...jit import entry
 from ..cards import MELD_KINDS, NKINDS
 from ..slots import M_COLS, Slot, declare
+from .rules_nb import MacRulesNb
 from .scoring import N_ITEMS
 
 MAX_STEPS = 4096        # more than the placements one step can have (12 rows x 9 x 5 x 5)
@@ -93,3 +94,18 @@ def new_mac_state():
 
 
 new_mac_state_nb = entry(new_mac_state)
+
+
+MAC_DTYPE = np.dtype([(name, np.int64) for name in MacRulesNb._fields])
+"""The family's knobs as one numpy record (as ``state.RULES_DTYPE`` is classic's): a helper
+taking ``record[0]`` receives one pointer, not the 60 ints of a :class:`MacRulesNb`."""
+
+
+@entry
+def mac_record_nb(mac):
+    """Copy a :class:`MacRulesNb` into a one-element record array of ``MAC_DTYPE`` (the caller
+    keeps it alive while the record is read: ``state.keep_alive_nb``)."""
+    raw = np.empty(len(mac), np.int64)
+    for i in range(len(mac)):
+        raw[i] = mac[i]
+    return raw.view(MAC_DTYPE)

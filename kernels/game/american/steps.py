@@ -17,8 +17,8 @@ turn legally:
 A meld that passes seven cards (``mac_allow_oversize_when_going_out``) is offered only as a
 going-out step.
 """
-from ...jit import kernel
-from ..cards import BLACK3, NKINDS, RED3
+from ...jit import kernel, turn_step
+from ..cards import BLACK3, FIRST_NATURAL, NKINDS, RED3
 from ..rules_nb import Ask
 from ..slots import M_SIZE, ST_PILE_N, WS_HAND
 from ..state import row_total_nb
@@ -34,7 +34,7 @@ TALON_LAST = 2    # the step leaves one card under the talon exception (A17)
 ILLEGAL = -1
 
 
-@kernel
+@turn_step
 def pile_empty_at_discard_nb(S, A):
     """Whether this turn's discard goes onto an empty pile (A36): the pile is empty, or the
     player took it this turn (A31)."""
@@ -42,6 +42,15 @@ def pile_empty_at_discard_nb(S, A):
 
 
 @kernel
+def naturals_left_nb(hand, row, nat):
+    """Natural cards (4 to ace) left in ``hand`` after ``nat`` of ``row`` are melded."""
+    n = 0
+    for k in range(FIRST_NATURAL, NKINDS):
+        n += hand[k]
+    return n - (nat if row >= FIRST_NATURAL else 0)
+
+
+@turn_step
 def step_kind_nb(mac, S, A, seat, row, nat, deuces, jokers, out_allowed):
     """How a step leaves ``seat``'s turn (GOES_ON, GOES_OUT, TALON_LAST) or ILLEGAL, by the
     conditions of the module docstring.  ``out_allowed``: the player may go out this turn
@@ -49,6 +58,11 @@ def step_kind_nb(mac, S, A, seat, row, nat, deuces, jokers, out_allowed):
     side = seat % 2
     hand = S.hands[seat]
     melds = S.melds
+    if not pile_empty_at_discard_nb(S, A) and \
+            S.melds[side, M_SIZE, row] + nat + deuces + jokers <= CANASTA and \
+            naturals_left_nb(hand, row, nat) >= 1 and \
+            row_total_nb(hand) - nat - deuces - jokers >= 2:
+        return GOES_ON               # A16, A38: a natural card is a legal discard on a pile
     after = S.ws[WS_HAND]
     for k in range(NKINDS):
         after[k] = hand[k]
@@ -74,7 +88,7 @@ def step_kind_nb(mac, S, A, seat, row, nat, deuces, jokers, out_allowed):
     return kind
 
 
-@kernel
+@turn_step
 def legal_steps_nb(mac, S, A, seat, out_allowed):
     """Write ``seat``'s legal meld steps into ``A.steps`` (row, naturals, 2s, jokers); returns
     their number.  After a take by a side that has not melded, the opening's steps come from
@@ -95,14 +109,14 @@ def legal_steps_nb(mac, S, A, seat, out_allowed):
     return kept
 
 
-@kernel
+@turn_step
 def legal_discard_nb(mac, S, A, seat, kind):
     """A35-A38: may ``seat`` discard ``kind`` to end its turn (not going out)?"""
     return discard_ok_nb(mac, S.melds, seat % 2, S.hands[seat], kind,
                          pile_empty_at_discard_nb(S, A), False)
 
 
-@kernel
+@turn_step
 def may_take_nb(mac, S, seat):
     """A29, A30: whether ``seat`` may take the pile (a side that has not melded must also open
     in the same turn, A26: the turn tries that and puts it back if it fails)."""
@@ -112,14 +126,14 @@ def may_take_nb(mac, S, seat):
     return can_take_nb(mac, S.melds, seat % 2, S.hands[seat], top, n)
 
 
-@kernel
+@turn_step
 def is_out_step_nb(mac, S, A, seat, i):
     """Whether listed step ``i`` goes out (A39)."""
     return step_kind_nb(mac, S, A, seat, A.steps[i, 0], A.steps[i, 1], A.steps[i, 2],
                         A.steps[i, 3], True) == GOES_OUT
 
 
-@kernel
+@turn_step
 def keep_out_steps_nb(mac, S, A, seat, n):
     """Keep only the steps of ``A.steps[:n]`` that go out (A39); returns their number."""
     kept = 0
@@ -131,7 +145,7 @@ def keep_out_steps_nb(mac, S, A, seat, n):
     return kept
 
 
-@kernel
+@turn_step
 def may_ask_nb(mac, A, seat):
     """A41: whether ``seat`` may still ask its partner this deal (once per player, or once per
     side with ``mac_ask_limit=once_per_side``), and the rules let anyone ask."""

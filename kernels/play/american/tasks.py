@@ -5,11 +5,11 @@ American rule set is first played, so classic's compile and its machine code are
 """
 import numpy as np
 
-from ...game.american.state import new_mac_state_nb
+from ...game.american.state import mac_record_nb, new_mac_state_nb
 from ...game.layout import MAX_GAME_DEALS, MAX_SIDES
 from ...game.slots import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS
-from ...game.state import new_state_nb
-from ...jit import entry
+from ...game.state import keep_alive_nb, new_state_nb
+from ...jit import entry, kernel
 from .deals import play_mac_deal_nb, play_mac_game_nb
 
 TASK_DEALS = 0        # deals first .. first + len(rows) - 1, a row each; flag: check cards
@@ -21,8 +21,21 @@ TASK_GAMES = 2        # games from ``first`` into games_out, per-deal rows and e
 def run_mac_task_nb(task, mac, seed, first, dealer, pol, params, scores_before, buf, rows,
                     extras, games_out, flag):
     """Run ``task`` (``TASK_*``); returns two ints, as the task's Python face says."""
+    record = mac_record_nb(mac)                     # helpers get the knobs as one pointer
     S = new_state_nb()
     A = new_mac_state_nb()
+    cum = np.zeros(MAX_SIDES, np.int64)
+    first_int, second = mac_task_nb(task, record[0], seed, first, dealer, pol, params,
+                                    scores_before, buf, rows, extras, games_out, flag, S, A,
+                                    cum)
+    keep_alive_nb(record)
+    return first_int, second
+
+
+@kernel
+def mac_task_nb(task, mac, seed, first, dealer, pol, params, scores_before, buf, rows, extras,
+                games_out, flag, S, A, cum):
+    """:func:`run_mac_task_nb` with the knobs as a record and the state allocated."""
     st = S.st
     if task == TASK_DEALS:
         st[ST_CHECK_ON] = flag
@@ -35,7 +48,6 @@ def run_mac_task_nb(task, mac, seed, first, dealer, pol, params, scores_before, 
         st[ST_CHECK_ON] = flag
         play_mac_deal_nb(mac, S, A, buf, pol, params, seed, first, dealer, scores_before, rows[0])
         return st[ST_TRACE_POS], 0
-    cum = np.zeros(MAX_SIDES, np.int64)
     st[ST_CHECK_ON] = flag
     used = 0
     for g in range(games_out.shape[0]):

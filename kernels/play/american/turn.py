@@ -14,7 +14,7 @@ player draws instead.  Every legal opening is a sequence of legal steps, so ever
 played.
 """
 from ...game.american.discard import has_legal_discard_nb, may_go_out_nb
-from ...game.american.initial import opening_ok_nb
+from ...game.american.initial import opening_ok_nb, opening_possible_nb
 from ...game.american.melds import place_nb
 from ...game.american.moves import (
     LAID,
@@ -90,7 +90,7 @@ from ...game.slots import (
 )
 from ...game.state import row_total_nb
 from ...game.trace_events import ev_begin_nb, ev_push_nb, ev_simple_nb
-from ...jit import kernel
+from ...jit import turn_step
 from ...players.american import (
     answers_yes_nb,
     asks_partner_nb,
@@ -107,7 +107,7 @@ CONTINUE = 0
 DEAL_OVER = 1
 
 
-@kernel
+@turn_step
 def begin_turn_nb(A):
     """Clear the turn's slots."""
     x = A.x
@@ -125,13 +125,13 @@ def begin_turn_nb(A):
     A.laid[:, :] = 0
 
 
-@kernel
+@turn_step
 def melded_nb(S, seat):
     """The seat's side has melded (A26, A27)."""
     return S.sidev[seat % 2, SIDE_MELDED] == 1
 
 
-@kernel
+@turn_step
 def keep_choice_nb(mac, S, A, pol, seat):
     """How many threes (0 or 1) the seat keeps in hand (A10: only while its side has not
     melded, with a set of special hands that has the Straight; its player decides)."""
@@ -144,7 +144,7 @@ def keep_choice_nb(mac, S, A, pol, seat):
     return keeps_three_nb(pol, S, seat)
 
 
-@kernel
+@turn_step
 def start_threes_nb(mac, S, A, buf, pol, params, seat):
     """A9, A10 at the start of a turn: lay the threes in hand (dealt ones on the seat's first
     turn under ``first_turn``, a talon's, a kept one once the side has melded).  Returns LAID
@@ -163,7 +163,7 @@ def start_threes_nb(mac, S, A, buf, pol, params, seat):
     return result
 
 
-@kernel
+@turn_step
 def deal_threes_nb(mac, S, A, buf, pol, dealer):
     """A9 with ``after_deal``: every player lays his dealt threes, seat by seat from the
     dealer's left, before the first turn."""
@@ -179,7 +179,7 @@ def deal_threes_nb(mac, S, A, buf, pol, dealer):
     return True
 
 
-@kernel
+@turn_step
 def take_leaves_turn_nb(mac, S, seat):
     """A16, A39: a take must leave the player a turn to finish: two cards or more after the
     take meld with a legal discard among them, or (his side having melded) one card that is
@@ -204,7 +204,7 @@ def take_leaves_turn_nb(mac, S, seat):
     return ok
 
 
-@kernel
+@turn_step
 def opening_stands_nb(mac, S, A, seat):
     """A25-A28: the melds laid tentatively this turn make a legal initial meld."""
     side = seat % 2
@@ -212,7 +212,7 @@ def opening_stands_nb(mac, S, A, seat):
                          S.sidev[side, SIDE_MINIMUM])
 
 
-@kernel
+@turn_step
 def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
@@ -237,7 +237,7 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
             return kind
 
 
-@kernel
+@turn_step
 def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
     """A41: when the seat could go out by one of its ``n`` steps, it may ask its partner first
     (must, with ``ask_permission=required``, while its asks last: a player who may ask and
@@ -265,7 +265,7 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
     return legal_steps_nb(mac, S, A, seat, False)
 
 
-@kernel
+@turn_step
 def settle_opening_nb(mac, S, A, buf, seat):
     """End a tentative opening: if it stands the side has melded (A26, A27) and its lines are
     written; else everything goes back.  Returns whether it stood."""
@@ -280,7 +280,20 @@ def settle_opening_nb(mac, S, A, buf, seat):
     return False
 
 
-@kernel
+@turn_step
+def take_opening_possible_nb(mac, S, seat):
+    """Whether an opening could stand with a take of the pile (A26: from the cards held
+    before the take, less the pair): :func:`.initial.opening_possible_nb`."""
+    side = seat % 2
+    top = S.pile[S.st[ST_PILE_N] - 1]
+    hand = S.hands[seat]
+    hand[top] -= 2
+    ok = opening_possible_nb(mac, S.melds, side, hand, top, S.sidev[side, SIDE_MINIMUM])
+    hand[top] += 2
+    return ok
+
+
+@turn_step
 def take_with_opening_nb(mac, S, A, buf, pol, params, seat):
     """A26: a side that has not melded takes the pile only with its whole opening laid from
     the cards held before the take.  Tries it; returns whether the take stands (else nothing
@@ -301,14 +314,14 @@ def take_with_opening_nb(mac, S, A, buf, pol, params, seat):
     return False
 
 
-@kernel
+@turn_step
 def count_take_nb(A, seat):
     """Book a pile take."""
     A.x[X_SEAT_TAKES + seat] += 1
     A.x[X_SIDE_TAKES + seat % 2] += 1
 
 
-@kernel
+@turn_step
 def draw_phase_nb(mac, S, A, buf, pol, params, seat):
     """A12-A14, A43, A44: take the pile (where allowed and wanted) or draw.  Returns CONTINUE,
     or DEAL_OVER when the stock is gone and the player does not take (A44) or a three meets an
@@ -324,7 +337,8 @@ def draw_phase_nb(mac, S, A, buf, pol, params, seat):
             finish_take_nb(S, A, buf, seat, top)
             count_take_nb(A, seat)
             return CONTINUE
-        if take_with_opening_nb(mac, S, A, buf, pol, params, seat):
+        if take_opening_possible_nb(mac, S, seat) and \
+                take_with_opening_nb(mac, S, A, buf, pol, params, seat):
             count_take_nb(A, seat)
             return CONTINUE
     if stock_left_nb(st) == 0:
@@ -342,7 +356,7 @@ def draw_phase_nb(mac, S, A, buf, pol, params, seat):
     return CONTINUE
 
 
-@kernel
+@turn_step
 def special_phase_nb(mac, S, A, buf, pol, params, seat):
     """A52, A53: a player whose side has not melded, who drew this turn and holds 14 cards
     that make a special hand, may lay it; the deal ends.  Returns whether he did."""
@@ -363,7 +377,7 @@ def special_phase_nb(mac, S, A, buf, pol, params, seat):
     return True
 
 
-@kernel
+@turn_step
 def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     """A15-A17, A24-A28: the meld steps; a side that has not melded opens tentatively (module
     docstring).  Returns GOES_ON, GOES_OUT or TALON_LAST."""
@@ -373,6 +387,9 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     if not tries_opening_nb(pol, S, seat):
         return GOES_ON
     x = A.x
+    if not opening_possible_nb(mac, S.melds, side, S.hands[seat], -1,
+                               S.sidev[side, SIDE_MINIMUM]):
+        return GOES_ON
     x[X_TURN_OPENING] = 1
     x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
                                       S.sidev[1 - side, SIDE_MELDED] == 1,
@@ -387,7 +404,7 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     return GOES_ON
 
 
-@kernel
+@turn_step
 def discard_phase_nb(mac, S, A, buf, pol, params, seat, kind):
     """A18, A33, A39: go out with the last card, or discard a legal card; after the discard
     that ends an opening turn that earned it, the talon (A33).  Returns CONTINUE or
@@ -414,7 +431,7 @@ def discard_phase_nb(mac, S, A, buf, pol, params, seat, kind):
     return CONTINUE
 
 
-@kernel
+@turn_step
 def play_turn_nb(mac, S, A, buf, pol, params, seat):
     """One turn of ``seat`` (A12); returns CONTINUE or DEAL_OVER."""
     begin_turn_nb(A)
