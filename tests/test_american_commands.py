@@ -60,6 +60,15 @@ def test_the_commands_are_listed():
         assert command in AMERICAN_COMMANDS
 
 
+def test_play_record_is_each_familys_own():
+    classic, american = parse_rules("classic"), parse_rules(MAC)
+    assert classic.play_record() == classic.to_kernel()
+    assert american.play_record() == american.to_american_kernel()
+    unplayable = parse_rules("classic(wild_canasta_bonus=2000)")    # parses, does not play
+    with pytest.raises(BadInput, match="wild_canasta_bonus"):
+        unplayable.play_record()
+
+
 # --------------------------------------------------------------------------------------------
 # compare and study
 # --------------------------------------------------------------------------------------------
@@ -113,6 +122,8 @@ def test_rule_arms_of_both_families_play_the_same_seeds(tmp_path):
     classic, american = (data[data.arm.astype(str) == arm] for arm in ("classic", MAC))
     assert classic.special_hand.isna().all() and classic.s0_canastas.isna().all()
     assert american.special_hand.notna().all()
+    assert np.array_equal(classic.sort_values("deal").dealer.to_numpy(),
+                          american.sort_values("deal").dealer.to_numpy())   # one seed, one deal
     simulated = tmp_path / "mac.parquet"
     assert _invoke(["simulate", "--rules", MAC, "--deals", "200", "--seed", "2", "-q",
                     "--out", str(simulated)]).exit_code == 0
