@@ -781,8 +781,9 @@ def strength(policies, games, seed, rules, threads, csv_path):
     rule_set = parse_rules(rules)
     num_players = rule_set.num_players
     strength_mod.check_games(games, rule_set)
-    for name in names:
-        policy_registry.parse_policies(name, num_players)
+    canonical = [policy_registry.parse_policies(name, num_players)[0][0] for name in names]
+    if rule_set.american:
+        runner.check_american_policies(canonical)
     runner.check_seed(seed)
     threads = runner.check_threads(threads)
     if csv_path:

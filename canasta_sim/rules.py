@@ -177,6 +177,11 @@ class RuleSet:
                 values[row.name] = KNOBS[row.name].to_int(getattr(self, row.name))
         return rules_nb.RulesNb(**values)
 
+    def play_record(self):
+        """The record this rule set's own kernels take: :meth:`to_american_kernel` for Modern
+        American, :meth:`to_kernel` for classic (BadInput for a knob value not played yet)."""
+        return self.to_american_kernel() if self.american else self.to_kernel()
+
     @property
     def american(self) -> bool:
         """Modern American Canasta (``family=modern_american``, docs/american.md)."""
@@ -203,7 +208,8 @@ class RuleSet:
         return mac.MacRulesNb(**values)
 
 
-AMERICAN_COMMANDS = ("simulate", "replay", "audit", "bench")
+AMERICAN_COMMANDS = ("simulate", "replay", "audit", "bench", "compare", "study", "strength",
+                     "tune")
 """The commands that play (or read) Modern American so far (docs/american.md)."""
 
 

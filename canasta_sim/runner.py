@@ -198,7 +198,7 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
         check_range(first_game, games, "game")
     seed = check_seed(seed)
     rules = parse_rules(rules)
-    rules_nb = rules.to_american_kernel() if rules.american else rules.to_kernel()
+    rules_nb = rules.play_record()
     names, ids, params = parse_policies(policies, rules.num_players, rules.num_sides)
     if rules.american:
         check_american_policies(names)

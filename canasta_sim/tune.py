@@ -736,6 +736,10 @@ def prepare(policy: str, params: str, against=None, games: int = 200, iterations
                        "policy that plays every seat of the other sides, e.g. expert")
     parse_policies(against, r.num_players)
     against = parse_one(against)[0]
+    if r.american:
+        from canasta_sim.runner import check_american_policies
+
+        check_american_policies([start, against])
     games = whole_seed_games(games, "--games", sides)
     if not _is_int(iterations) or not 1 <= iterations <= MAX_ITERATIONS:
         raise BadInput(f"--iterations {iterations!r} is not accepted: accepted: a whole "

@@ -1,6 +1,6 @@
 """Modern American Canasta as a rule set (docs/american.md): the ``family`` knob, the family's
 knobs and their one-line refusals, the presets, the family's kernel record, and the refusal of
-every playing command until the family plays whole deals."""
+the commands that do not play the family yet (check-policy, the analysis)."""
 import pytest
 from canasta_sim.kernels.game.american.rules_nb import (
     LIST_FIELDS,
@@ -148,16 +148,17 @@ def test_the_classic_kernels_refuse_the_family():
     for name in AMERICAN_PRESETS:
         with pytest.raises(BadInput, match="family=modern_american is not supported yet"):
             preset_rules(name).to_kernel()
-    refuse_unplayable("classic", "strength")
-    refuse_unplayable("no-such-rules", "strength")   # left to the command's own parsing
-    refuse_unplayable("modern-american", "simulate")
-    with pytest.raises(BadInput, match="does not play in 'strength' yet: accepted: a classic "
-                                       "rule set; Modern American plays in simulate, replay"):
-        refuse_unplayable("modern-american(mac_splash=true)", "strength")
+    refuse_unplayable("classic", "check-policy")
+    refuse_unplayable("no-such-rules", "check-policy")   # left to the command's own parsing
+    for command in ("simulate", "replay", "bench", "compare", "strength", "tune"):
+        refuse_unplayable("modern-american", command)
+    with pytest.raises(BadInput, match="does not play in 'check-policy' yet: accepted: a "
+                                       "classic rule set; Modern American plays in simulate, "
+                                       "replay, audit, bench, compare, study, strength, tune"):
+        refuse_unplayable("modern-american(mac_splash=true)", "check-policy")
 
 
 @pytest.mark.parametrize("command", [
-    ["strength", "--policies", "greedy,random", "--games", "2"],
     ["check-policy", "greedy"],
 ])
 def test_commands_not_built_for_the_family_refuse_it(command, tmp_path):

@@ -22,7 +22,7 @@ from canasta_sim.kernels.game import layout
 
 KINDS = ("points", "share", "count")
 DEAL_SCALARS = ("turns", "stock_left", "upcards_turned", "concealed")
-DERIVED = ("score_diff", "total_score", "total_pile_takes", "went_out",
+DERIVED = ("score_diff", "total_score", "total_pile_takes", "went_out", "special_end",
            "first_player_advantage", "first_player_wins_deal")
 GAME_SCALARS = ("win_rate", "deals_per_game", "final_margin", "first_player_won_game",
                 "lead_changes")
@@ -62,7 +62,11 @@ _DEAL = {
     "total_pile_takes": ("count", "takes", "pile takes per deal (all sides)",
                          "the sum of every side's pile takes in the deal"),
     "went_out": ("share", "", "the share of deals ended by going out",
-                 "1 if the deal ended by a player going out (R39), 0 if the stock ran out"),
+                 "1 if the deal ended by a player going out (R39), 0 if the stock ran out "
+                 "(or, in Modern American, a special hand ended it)"),
+    "special_end": ("share", "", "the share of deals ended by a special hand",
+                    "1 if a special hand ended the deal (Modern American, A52; always 0 in "
+                    "classic)"),
     "first_player_advantage": (
         "points", "", "the first player's advantage in deal score",
         "the deal score of the first player's side (the seat left of the dealer, R10) "

@@ -15,6 +15,7 @@ The metrics, their kinds, units and meanings are those of the catalogue
 * ``total_score``: every side's deal score added up (all points of the deal together);
 * ``total_pile_takes``: every side's pile takes in the deal added up;
 * ``went_out``: 1 if the deal ended by a player going out (R39), 0 if the stock ran out;
+* ``special_end``: 1 if a special hand ended the deal (Modern American, A52), else 0;
 * ``first_player_advantage``: the deal score of the side of the first player (the seat
   left of the dealer, R10) minus the mean of the other sides;
 * ``first_player_wins_deal``: 1 if that side scored strictly more than every other side;
@@ -52,13 +53,13 @@ def _column(table, name) -> np.ndarray:
     return np.asarray(column.to_numpy(zero_copy_only=False), dtype=np.float64)
 
 
-def _end_out(table) -> np.ndarray:
-    """1.0 where the deal ended by going out."""
+def _end_by(table, reason: str) -> np.ndarray:
+    """1.0 where the deal ended for ``reason`` (results.END_REASONS: out, stock, special)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     reasons = pc.cast(table.column("end_reason"), pa.string())
-    return np.asarray(pc.equal(reasons, "out").to_numpy(zero_copy_only=False), np.float64)
+    return np.asarray(pc.equal(reasons, reason).to_numpy(zero_copy_only=False), np.float64)
 
 
 def deal_columns(table, num_sides: int, num_players: int) -> dict:
@@ -71,7 +72,8 @@ def deal_columns(table, num_sides: int, num_players: int) -> dict:
     values["total_score"] = scores.sum(axis=1)
     values["total_pile_takes"] = np.sum([values[f"s{k}_pile_takes"]
                                          for k in range(num_sides)], axis=0)
-    values["went_out"] = _end_out(table)
+    values["went_out"] = _end_by(table, "out")
+    values["special_end"] = _end_by(table, "special")      # Modern American, A52
     first_side = ((_column(table, "dealer").astype(np.int64) + 1) % num_players) % num_sides
     values.update(_first_side_metrics(scores, first_side))
     return values

@@ -565,6 +565,7 @@ def _balance_blocks(summary):
         ("deals per game p10 / p50 / p90", quant("deals_per_game")),
         ("deals ended by going out", reason("out")),
         ("deals ended by the stock", reason("stock")),
+        ("deals ended by a special hand", reason("special")),
         ("lead changes per game", est("lead_changes_per_game", "count")),
         ("comeback share (decided games)", est("comeback_share", "share")),
     ]

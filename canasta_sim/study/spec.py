@@ -495,9 +495,13 @@ def make_arm(name, rules, policies, swept=()) -> Arm:
     if not isinstance(name, str) or not ARM_NAME.match(name):
         raise BadInput(f"arm name {name!r} is not accepted: {ARM_NAME_ACCEPTED}")
     rule_set = parse_rules(rules)
-    rule_set.to_kernel()  # rejects unsupported knobs now, not mid-study
+    rule_set.play_record()  # rejects unsupported knobs now, not mid-study
     names, _, _ = parse_policies(policies, rule_set.num_players,
                                  rule_set.num_sides)
+    if rule_set.american:
+        from canasta_sim.runner import check_american_policies
+
+        check_american_policies(names)
     return Arm(name, rule_set.canonical(), tuple(names), tuple(swept))
 
 
@@ -636,7 +640,7 @@ def _rule_axis(base: Arm, text: str):
     choices = []
     for value in values:
         rules_text = _with_knob(base_rules, knob, str(value))
-        parse_rules(rules_text).to_kernel()  # validate now: one-line error naming the knob
+        parse_rules(rules_text).play_record()  # validate now: one line naming the knob
         choices.append((_knob_value(parse_rules(rules_text), knob),
                         lambda old, k=knob, v=str(value): _with_knob(parse_rules(old), k, v)))
     return f"rules.{knob}", choices, None

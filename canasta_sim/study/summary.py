@@ -508,7 +508,7 @@ def _balance(spec, acc, stats) -> dict:
              "draws": acc.draws if spec.games else None,
              "cut": acc.cut if spec.games else None}
     if out is not None and out.get("estimate") is not None:
-        block["end_reasons"] = {"out": out["estimate"], "stock": 1 - out["estimate"]}
+        block["end_reasons"] = _end_reasons(out["estimate"], mean("special_end"))
     if spec.games:
         block["deals_per_game"] = stats.histogram_summary(
             *_sorted_hist(acc.hist["deals_per_game"]))
@@ -517,6 +517,15 @@ def _balance(spec, acc, stats) -> dict:
         block["leader_wins"] = [{"k": k, **mean(f"leader_wins_k{k}")} for k in catalogue.LEADER_K
                                 if mean(f"leader_wins_k{k}") is not None]
     return block
+
+
+def _end_reasons(out: float, special) -> dict:
+    """The shares of deals by how they ended: out, stock, and special (Modern American's
+    special hands, A52) only when some deal ended so."""
+    share = special.get("estimate") if isinstance(special, dict) else None
+    if not share:
+        return {"out": out, "stock": 1 - out}
+    return {"out": out, "stock": 1 - out - share, "special": share}
 
 
 def _distributions(accs) -> dict:
