@@ -412,3 +412,38 @@ def after_set(turn, melds):
         tables = with_step(tables, turn.side, rank, add)
         hand.subtract(cards_of(rank, add))
     return tables, +hand
+
+
+def turn_ends(turn):
+    """Every end of the meld phase the rules allow from ``turn``: the side's melds after any
+    sequence of placements A19-A23 allow (each judged when it is made, on the melds of that
+    moment), kept when the hand and melds they leave are a legal end (:func:`end_kind`).
+    Returns {side's melds as sorted tuples: end kind}."""
+    side = turn.side
+    out = {}
+    seen = set()
+    stack = [(turn.tables, turn.hand, frozenset(turn.fresh))]
+    while stack:
+        tables, hand, fresh = stack.pop()
+        for rank in NATURAL_RANKS + ("wild",):
+            laid = rank in fresh or size(tables[side].get(rank, _EMPTY)) == 0
+            for nat in range((0 if rank == "wild" else hand[rank]) + 1):
+                for deuce in range(hand["2"] + 1):
+                    for joker in range(hand["JK"] + 1):
+                        add = {"nat": nat, "deuce": deuce, "joker": joker}
+                        if not place(turn.rules, tables, side, rank, add, laid_this_turn=laid,
+                                     opening_turn=turn.opening_turn, going_out=False):
+                            continue
+                        after = with_step(tables, side, rank, add)
+                        left = hand.copy()
+                        left.subtract(cards_of(rank, add))
+                        key = tuple(sorted((r, m["nat"], m["deuce"], m["joker"])
+                                           for r, m in after[side].items() if size(m)))
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        kind = end_kind(turn, after, +left)
+                        if kind:
+                            out[key] = kind
+                        stack.append((after, +left, fresh | {rank}))
+    return out

@@ -74,6 +74,12 @@ def rank_of(row):
     return "wild" if row == WILD_ROW else TOKENS[row]
 
 
+def step_of(rank, cards):
+    """A step as (rank, naturals, 2s, jokers) from the cards of a trace's meld."""
+    return (rank, sum(c not in N.WILD_TOKENS for c in cards), cards.count("2"),
+            cards.count("JK"))
+
+
 class Pos:
     """One decision's position: the acting seat, its hand, both sides' melds, the pile, which
     sides have melded, and the turn's facts (the fields of :class:`american_naive.Turn`)."""
@@ -220,8 +226,10 @@ class Replay:
 
     def positions(self, rules):
         """Yield ("take", pos) before every draw or take, ("meld", pos) at the start of every
-        meld phase and after every step, ("discard", pos, card) before every discard that
-        does not go out; check every talon against A32-A34 on the way."""
+        meld phase and after every step, ("step", pos, step) before every step played,
+        ("discard", pos, card) before every discard that does not go out, ("opening", pos,
+        laid, take rank) when an opening stands; check every talon against A32-A34 on the
+        way, and that a player keeps a card after his discard unless a talon follows."""
         turn = {}
         earned = (None, 0)
         evs = self.events
@@ -244,7 +252,7 @@ class Replay:
                     assert self.stock.pop(0) == c
                     self.hands[s][c] += 1
                 turn = {"opening": not self.melded[side], "fresh": set(), "took": False,
-                        "talon": False, "drew": True}
+                        "talon": False, "drew": True, "laid": {}}
             if turn.get("drew") and evs[i + 1]["ev"] != "three":
                 del turn["drew"]                    # the draw's threes are laid: A32's stock
                 if turn["opening"]:
@@ -252,24 +260,28 @@ class Replay:
                                            self.had_talon[side])
                     earned = (which, self._size(rules, which))
                     turn["talon"] = earned[1] > 0
-                yield "meld", self.pos(s, **turn)
+                yield "meld", self.pos(s, **self._public(turn))
             elif kind == "take":
                 yield from self._take(s, ev, turn)
             elif kind == "meld":
                 rank = "wild" if ev["rank"] == "JK" else ev["rank"]
-                if N.size(self.tables[side].get(rank, N._EMPTY)) == 0:
-                    turn["fresh"].add(rank)
+                yield "step", self.pos(s, **self._public(turn)), step_of(rank, ev["cards"])
+                self._laid(turn, side, rank, ev["cards"])
                 self.lay(s, rank, ev["cards"])
-                if turn["opening"]:
-                    self.melded[side] = True
-                yield "meld", self.pos(s, **turn)
+                yield "meld", self.pos(s, **self._public(turn))
             elif kind == "discard":
+                if turn["opening"] and not turn["took"] and turn["laid"]:
+                    yield "opening", self.pos(s), turn["laid"], None
+                    self.melded[side] = True
+                talon = turn["talon"] and self.melded[side]
                 if evs[i + 1]["ev"] != "out":
-                    yield "discard", self.pos(s, **turn), ev["card"]
-                    if turn["talon"] and self.melded[side]:
+                    yield "discard", self.pos(s, **self._public(turn)), ev["card"]
+                    if talon:
                         assert evs[i + 1]["ev"] == "talon", evs[i + 1]      # A32, A33
                 self.hands[s][ev["card"]] -= 1
                 self.pile.append(ev["card"])
+                assert sum(self.hands[s].values()) > 0 or talon or \
+                    evs[i + 1]["ev"] == "out"                               # A16, A17
             elif kind == "talon":
                 self._talon(rules, s, ev, turn, earned)
 
@@ -283,25 +295,41 @@ class Replay:
         pre = self.hands[s].copy()
         pre[top] -= 2
         turn.clear()
-        turn.update(opening=opening, fresh=set(), took=True, talon=False)
-        if N.size(self.tables[side].get(top, N._EMPTY)) == 0:
-            turn["fresh"].add(top)
+        turn.update(opening=opening, fresh=set(), took=True, talon=False, laid={})
+        self._laid(turn, side, top, [top, top])                  # the pair (A25b)
         self.hands[s][top] -= 2
         self.tables[side].setdefault(top, {"nat": 0, "deuce": 0, "joker": 0})["nat"] += 3
         self.hands[s].update(self.pile[:-1])
         first, *rest = ev["melds"]
         assert first["rank"] == top and first["cards"] == [top] * 3
         if opening:
-            yield "meld", self.pos(s, pre=pre, **turn)
+            public = self._public(turn)
+            yield "meld", self.pos(s, pre=pre, **public)
             for meld in rest:
                 rank = "wild" if meld["rank"] == "JK" else meld["rank"]
-                if N.size(self.tables[side].get(rank, N._EMPTY)) == 0:
-                    turn["fresh"].add(rank)
+                yield "step", self.pos(s, pre=pre, **public), step_of(rank, meld["cards"])
+                self._laid(turn, side, rank, meld["cards"])
                 self.lay(s, rank, meld["cards"], pre)
-                yield "meld", self.pos(s, pre=pre, **turn)
+                public = self._public(turn)
+                yield "meld", self.pos(s, pre=pre, **public)
+            yield "opening", self.pos(s), turn["laid"], top
             self.melded[side] = True
         self.pile = []
-        yield "meld", self.pos(s, **turn)
+        yield "meld", self.pos(s, **self._public(turn))
+
+    def _laid(self, turn, side, rank, cards):
+        """A25b: hand cards put on a meld started this turn count for the opening."""
+        if N.size(self.tables[side].get(rank, N._EMPTY)) == 0:
+            turn["fresh"].add(rank)
+        if rank in turn["fresh"]:
+            meld = turn["laid"].setdefault(rank, dict(N._EMPTY))
+            for c in cards:
+                meld["deuce" if c == "2" else "joker" if c == "JK" else "nat"] += 1
+
+    @staticmethod
+    def _public(turn):
+        """The turn's facts a :class:`Pos` takes."""
+        return {k: turn[k] for k in ("opening", "fresh", "took", "talon")}
 
     def _talon(self, rules, s, ev, turn, earned):
         """A32-A34: a talon only after an opening turn without a take, of the earned size, the
@@ -357,11 +385,27 @@ def test_every_decision_of_real_deals(rules_text, policy, deals):
             elif kind == "meld":
                 counts["discards"] += compare(kern, p, log)
                 counts["opening"] += p.opening
+            elif kind == "step":
+                assert card[0] in N.legal_steps(p.turn(kern.rules)), (p, card)
+            elif kind == "opening":
+                laid, top = card
+                assert N.opening_ok(kern.rules, p.tables, p.side, laid, top,
+                                    minimum(kern.rules, events[0]["scores_before"][p.side]))
             else:
                 assert card[0] in kern.discards(p)
         counts["talons"] += len(replay.talons)
     assert not log, (len(log), log[:3])
     assert counts["meld"] > 20 * deals and counts["takeable"] > 0 and counts["opening"] > 0
+    assert counts["step"] > deals and counts["opening"] > 0
+
+
+def minimum(rules, score):
+    """A24: the initial meld's minimum for a side whose cumulative score is ``score``."""
+    need = 0
+    for low, value in rules.initial_meld_table:
+        if low is None or score >= low:
+            need = value
+    return need
 
 
 # ---- 1b. random positions for the corners ------------------------------------------------------
@@ -788,3 +832,30 @@ def test_take_talon(sizes, source):
                 assert st[ST_STOCK_POS] == dealt                  # the stock is untouched
             assert n == len(want) and sorted(np.repeat(np.arange(NKINDS), hand)) == \
                 sorted(want), (which, left)
+
+
+# ---- 1c. whole meld phases: every legal end is reached by legal steps ------------------------
+
+@pytest.mark.parametrize("rules_text", ("modern-american",
+                                        "modern-american(mac_rule_of_five=false,"
+                                        "canastas_to_go_out=1)"))
+def test_every_legal_end_of_a_meld_phase_is_reached(rules_text):
+    """A16's check made after every step does not lose a turn: from random positions of a
+    side that has melded, the melds left by every sequence of placements the rules allow
+    that ends the phase legally (A16, A17, A39) are exactly those the kernels' legal steps
+    reach, each step leaving a legal end."""
+    kern = Kernels(rules_text)
+    rng = np.random.default_rng(305)
+    log = []
+    ends = Counter()
+    for _ in range(400):
+        p = random_position(rng, kern.rules)
+        if p.opening:
+            continue
+        want = N.turn_ends(p.turn(kern.rules))
+        got = {key for key, q in reachable(kern, p).items()}
+        if set(want) != got:
+            log.append((p, "missing", set(want) - got, "extra", got - set(want)))
+        ends.update(want.values())
+    assert not log, (len(log), log[:3])
+    assert ends["on"] > 100 and ends["out"] > 5, ends
