@@ -206,7 +206,7 @@ class Replay:
         self.pile = []
         self.melded = [False, False]
         self.had_talon = [False, False]
-        self.talons = []            # (side, stock after the draw, other side melded, size)
+        self.talons = []            # (side, "first" or "second", cards)
 
     def lay(self, seat, rank, cards, pre=None):
         """A meld step of ``seat`` (hand cards onto its side's meld of ``rank``)."""
@@ -608,6 +608,7 @@ OPENING_RULES = (
     "modern-american",
     "modern-american-pagat",
     "modern-american(mac_rule_of_five=false,mac_max_wilds_per_meld=3,mac_dead_rank_scope=own)",
+    "modern-american(mac_splash=true,top_card_counts_for_minimum=true,mac_talon_sizes=0;3)",
 )
 
 
