@@ -487,7 +487,7 @@ def test_random_positions(rules_text):
     rng = np.random.default_rng(301)
     log = []
     kinds = Counter()
-    for _ in range(2500):
+    for _ in range(2000):
         p = random_position(rng, kern.rules)
         compare(kern, p, log)
         turn = p.turn(kern.rules)
