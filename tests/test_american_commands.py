@@ -162,16 +162,16 @@ def test_study_run_sweeps_a_family_knob(tmp_path):
 
 
 def test_a_spec_with_a_player_the_family_lacks_is_refused():
-    with pytest.raises(BadInput, match="policy 'expert' does not play family=modern_american"):
+    with pytest.raises(BadInput, match="policy 'search' does not play family=modern_american"):
         parse_spec({"study": {"name": "x", "deals": 10},
-                    "arms": [{"name": "a", "rules": MAC, "policies": "expert"}]})
+                    "arms": [{"name": "a", "rules": MAC, "policies": "search"}]})
 
 
 def test_compare_refuses_a_player_the_family_lacks(tmp_path):
     out = tmp_path / "c"
-    result = _invoke(["compare", "--rules", MAC, "--policies", "expert", "--policies",
+    result = _invoke(["compare", "--rules", MAC, "--policies", "search", "--policies",
                       "greedy", "--deals", "10", "--out", str(out)])
-    _one_line_refusal(result, "policy 'expert' does not play family=modern_american yet")
+    _one_line_refusal(result, "policy 'search' does not play family=modern_american yet")
     assert not out.exists()
 
 
@@ -193,9 +193,10 @@ def test_strength_ranks_greedy_above_random(tmp_path):
 
 def test_strength_refuses_a_player_the_family_lacks(tmp_path):
     csv = tmp_path / "s.csv"
-    result = _invoke(["strength", "--rules", MAC, "--games", "2", "--csv", str(csv)])
-    _one_line_refusal(result, "policy 'expert' does not play family=modern_american yet: "
-                              "accepted: random, greedy")
+    result = _invoke(["strength", "--rules", MAC, "--policies", "greedy,search", "--games", "2",
+                      "--csv", str(csv)])
+    _one_line_refusal(result, "policy 'search' does not play family=modern_american yet: "
+                              "accepted: random, greedy, careful, rush, builder, expert")
     assert not csv.exists()
 
 
@@ -210,11 +211,11 @@ def test_tune_measures_the_family_in_paired_games():
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["expert", "--params", "freeze_at"],
-     "policy 'expert' does not play family=modern_american yet"),
+    (["search", "--params", "candidates"],
+     "policy 'search' does not play family=modern_american yet"),
     (["greedy", "--params", "freeze_at"], "policy 'greedy' has no parameters to tune"),
-    (["careful", "--params", "freeze_at", "--against", "greedy"],
-     "policy 'careful' does not play family=modern_american yet"),
+    (["careful", "--params", "wild_hold", "--against", "search"],
+     "policy 'search' does not play family=modern_american yet"),
 ])
 def test_tune_refuses_what_the_family_cannot_tune(args, fragment, tmp_path):
     out = tmp_path / "t"
@@ -225,9 +226,9 @@ def test_tune_refuses_what_the_family_cannot_tune(args, fragment, tmp_path):
 
 @pytest.mark.parametrize("policies, sweep, fragment", [
     ("greedy", "greedy.freeze_at=4,8", "policy 'greedy' has no parameter 'freeze_at'"),
-    ("careful", "careful.freeze_at=4,8", "does not play family=modern_american yet"),
+    ("search", "search.candidates=1,2", "does not play family=modern_american yet"),
 ])
-def test_sweeps_have_nothing_to_sweep_in_the_family_yet(policies, sweep, fragment, tmp_path):
+def test_sweeps_refuse_what_the_family_cannot_play(policies, sweep, fragment, tmp_path):
     out = tmp_path / "w.parquet"
     result = _invoke(["simulate", "--rules", MAC, "--policies", policies, "--sweep", sweep,
                       "--deals", "10", "--out", str(out)])

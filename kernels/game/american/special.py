@@ -65,12 +65,13 @@ def is_straight_nb(hand):
 
 
 @kernel
-def grouped_nb(sizes, wilds, g2, g3, g4, g5):
+def grouped_nb(sizes, wilds, pure_pair, g2, g3, g4, g5):
     """Groups of 2, 3, 4 and 5 cards (``g*`` of each), one of which may be the wild group of
-    ``wilds`` cards (wild groups allowed: Zip Code, Blast Off)."""
+    ``wilds`` cards (wild groups allowed: Zip Code, Blast Off); a wild group of two is a wild
+    pair, 2-2 or joker-joker (``pure_pair``, A51, reading 10)."""
     if wilds == 0:
         return groups_are_nb(sizes, g2, g3, g4, g5)
-    return (wilds == 2 and g2 > 0 and groups_are_nb(sizes, g2 - 1, g3, g4, g5)) or \
+    return (wilds == 2 and pure_pair and g2 > 0 and groups_are_nb(sizes, g2 - 1, g3, g4, g5)) or \
         (wilds == 3 and g3 > 0 and groups_are_nb(sizes, g2, g3 - 1, g4, g5)) or \
         (wilds == 4 and g4 > 0 and groups_are_nb(sizes, g2, g3, g4 - 1, g5)) or \
         (wilds == 5 and g5 > 0 and groups_are_nb(sizes, g2, g3, g4, g5 - 1))
@@ -96,9 +97,9 @@ def hand_fits_nb(hand, sizes, code, pagat):
         return hand[DEUCE] == 2 and hand[JOKER] == 2 and hand[ACE] == 2 and \
             hand[SEVEN] == 2 and groups_are_nb(sizes, 5, 0, 0, 0)
     if code == ZIP_CODE:
-        return grouped_nb(sizes, wilds, 2, 2, 1, 0)
+        return grouped_nb(sizes, wilds, wild_pair_nb(hand), 2, 2, 1, 0)
     if code == BLAST_OFF:
-        return grouped_nb(sizes, wilds, 1, 1, 1, 1)
+        return grouped_nb(sizes, wilds, wild_pair_nb(hand), 1, 1, 1, 1)
     if code == TRIPLES or code == QUADS:
         return wild_pair_nb(hand) and (groups_are_nb(sizes, 0, 4, 0, 0) if code == TRIPLES
                                        else groups_are_nb(sizes, 0, 0, 3, 0))
