@@ -211,8 +211,7 @@ def test_tune_measures_the_family_in_paired_games():
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["search", "--params", "candidates"],
-     "policy 'search' does not play family=modern_american yet"),
+    (["search", "--params", "candidates"], "policy 'search' cannot be tuned"),
     (["greedy", "--params", "freeze_at"], "policy 'greedy' has no parameters to tune"),
     (["careful", "--params", "wild_hold", "--against", "search"],
      "policy 'search' does not play family=modern_american yet"),
