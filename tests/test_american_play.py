@@ -257,3 +257,12 @@ def test_the_balance_example_reads_a_games_run():
     assert abs(out["first_player_edge"][0] - margin.mean()) < 1e-6
     low, high = out["first_player_edge"][1:]
     assert low <= out["first_player_edge"][0] <= high
+
+
+def test_club_players_take_their_parameters_in_the_family():
+    """A parameter reaches the family's club players: expert with another pile threshold
+    plays other deals, and a policy with parameters is not refused."""
+    a = canasta_sim.simulate(deals=200, seed=6, rules="modern-american", policies="expert")
+    b = canasta_sim.simulate(deals=200, seed=6, rules="modern-american",
+                             policies="expert(min_pile_take=1)")
+    assert not a.column("s0_score").equals(b.column("s0_score"))

@@ -51,6 +51,8 @@ from .ids import POLICY_EXPERT
 
 NOT_WORTH = -1e9
 RANK_CARDS = 8          # natural cards of a rank in two packs (A2)
+DANGER_SCALE = 1.0      # points of keep value per unit of danger x chance x pile size; larger
+                        # weights (10) made every danger > 0 lose (docs/american.md, Strength)
 
 
 @turn_step
@@ -278,7 +280,7 @@ def keep_value_nb(mac, S, seat, kind):
 @turn_step
 def club_discard_nb(mac, S, seat, legal, n, par):
     """The legal discard with the least keep value plus danger: the chance the next opponent
-    holds a natural pair of its rank, times the pile it would take, times ``danger``."""
+    holds a natural pair of its rank, times the pile it would take, times ``danger`` (``DANGER_SCALE`` points)."""
     nxt = (seat + 1) % 4
     opp_hand = 0
     for k in range(NKINDS):
@@ -294,7 +296,7 @@ def club_discard_nb(mac, S, seat, legal, n, par):
             key += 10000.0
         elif not is_dead_nb(mac, S.melds, nxt % 2, k):
             chance = pair_chance_nb(unseen_nb(S, seat, k), opp_hand, unknown)
-            key += par[P_DANGER] * 10.0 * chance * pile
+            key += par[P_DANGER] * DANGER_SCALE * chance * pile
         if key < best_key:
             best = k
             best_key = key
