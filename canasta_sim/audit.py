@@ -180,6 +180,16 @@ def read_deals(lines, name="-"):
         yield deal
 
 
+def _audit_family(events: list, rules) -> list:
+    """The family's checker: Modern American deals are replayed against A1-A54
+    (canasta_sim/audit_american), classic and cutthroat deals by :func:`audit_deal`."""
+    if rules.family == "modern_american":
+        from canasta_sim.audit_american import audit_american_deal
+
+        return audit_american_deal(events, rules)
+    return audit_deal(events, rules)
+
+
 def audit_stream(deals):
     """Audit every deal, yielding a (deal number, problem) pair per problem found.  A deal
     that does not end with ``score`` is reported as incomplete."""
@@ -196,7 +206,7 @@ def audit_stream(deals):
             yield number, "incomplete deal: it does not end with a score line"
             continue
         try:
-            problems = audit_deal(events, rules)
+            problems = _audit_family(events, rules)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             problems = [f"malformed event: {type(exc).__name__}: {exc}"]
         for problem in problems:
