@@ -168,10 +168,18 @@ class Deal:
                 return False
             card = repl
         self.note_turn_card(seat)
-        choice = card if card and is_natural(card) and self.pile else next(
-            c for c in ORDER if self.hands[seat][c] > 0 and is_natural(c) and c not in ("7", "A"))
-        self.discard(seat, choice)
+        self.discard(seat, self.plain_discard(seat, card))
         return True
+
+    def plain_discard(self, seat, drawn):
+        """A legal discard that is no going out: the card drawn if natural, else a natural
+        card of the hand (no seven or ace on an empty pile), else a wild card (A37b)."""
+        hand = +self.hands[seat]
+        if drawn in hand and is_natural(drawn) and (self.pile or drawn not in ("7", "A")):
+            return drawn
+        plain = [c for c in ORDER if hand[c] and is_natural(c)]
+        return next((c for c in plain if self.pile or c not in ("7", "A")),
+                    plain[0] if plain else next(iter(hand)))
 
     def lay(self, seat, card, source) -> bool:
         """A three laid; False (and ``end``) when it met an empty stock."""

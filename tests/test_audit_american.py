@@ -794,3 +794,50 @@ def test_canasta_sim_audit_replays_modern_american_traces(tmp_path):
     assert result.output.strip().splitlines()[-1] == "deals=2 problems=1"
     assert audit_american_deal(good.events, parse_rules("modern-american")) == []
     assert SIDES == [[0, 2], [1, 3]]
+
+
+# ---- more knobs: asking, the top card, hand penalties, the bonus for going out ---------------
+
+def test_ask_knobs():
+    d = quick_out(rules="modern-american(mac_ask_limit=once_per_side)")
+    d.events.insert(d.events.index(first(d, "draw", seat=2)) + 1,
+                    {"ev": "ask", "seat": 2, "answer": False})    # the partner asked first
+    assert "A41" in rules_of(d.audit())
+    d = quick_out()
+    d.events.insert(d.events.index(first(d, "draw", seat=2)) + 1,
+                    {"ev": "ask", "seat": 2, "answer": False})
+    assert d.audit() == []                                        # once per player
+    assert "A41" in rules_of(quick_out("modern-american(ask_permission=never)").audit())
+    assert "A41" in rules_of(quick_out("modern-american(ask_permission=required)",
+                                       ask=None).audit())
+
+
+def ace_take(rules):
+    """Seat 3 discards an ace onto a 9; seat 0 takes with A-A and opens with K-K-K,
+    Q-Q-Q-2 and J-J-J from the hand (110; the pair 40, the top card 20)."""
+    d = Deal(["A A K K K Q Q Q 2 J J J 5", PLAIN, PLAIN, "A 5 6 7 7 8 9 10 4 4 J 2 JK"],
+             stock="4 8", rules=rules, dealer=1)
+    d.passes((2,), "9")
+    d.passes((3,), "A")
+    d.take(0, ("A", "A A A"), ("K", "K K K"), ("Q", "Q Q Q 2"), ("J", "J J J"))
+    d.discard(0, "9")
+    return d
+
+
+@pytest.mark.parametrize("knobs, legal", [
+    ("", True), ("mac_take_pair_counts=false", False),
+    ("mac_take_pair_counts=false,top_card_counts_for_minimum=true", True)])
+def test_the_take_pair_and_the_top_card_toward_the_minimum(knobs, legal):
+    problems = played_out(ace_take(f"modern-american({knobs})" if knobs else "modern-american"),
+                          1)
+    assert (problems == []) if legal else (rules_of(problems) == {"A26"})
+
+
+def test_hand_knobs():
+    assert score(hands=["A A A 7 7 7"])["hand_penalty"] == -3000
+    knob = "modern-american(mac_hand_triple_penalty=1000)"
+    assert score(knob, hands=["A A A", "7 7 7 7"])["hand_penalty"] == -2000
+    assert score(hands=["3r 3b"])["hand"] == -10                                 # reading 9
+    assert score("modern-american(black3_card_value=20)", hands=["3r"])["hand"] == -20
+    assert score("modern-american(going_out_bonus=200)", melds=TWO_CANASTAS,
+                 out=True)["out"] == 200
