@@ -841,3 +841,47 @@ def test_hand_knobs():
     assert score("modern-american(black3_card_value=20)", hands=["3r"])["hand"] == -20
     assert score("modern-american(going_out_bonus=200)", melds=TWO_CANASTAS,
                  out=True)["out"] == 200
+
+
+# ---- robustness: a damaged trace is reported, never a crash --------------------------------
+
+def damaged(events, rng):
+    """A copy of ``events`` with one random damage: a line dropped, two lines swapped, a card
+    or a seat changed."""
+    import copy
+
+    events = copy.deepcopy(events)
+    k = rng.randrange(1, len(events) - 1)
+    how = rng.choice(("drop", "swap", "card", "seat"))
+    if how == "drop":
+        how = "drop " + events.pop(k)["ev"]
+    elif how == "swap":
+        events[k], events[k + 1] = events[k + 1], events[k]
+    elif how == "seat":
+        if "seat" not in events[k]:
+            return "none", events
+        events[k]["seat"] = (events[k]["seat"] + rng.randrange(1, 4)) % 4
+    else:
+        for key in ("cards", "card", "replacement"):
+            if isinstance(events[k].get(key), list) and events[k][key]:
+                events[k][key][0] = rng.choice(["JK", "2", "3r", "7", "A", "K"])
+            elif isinstance(events[k].get(key), str):
+                events[k][key] = rng.choice(["JK", "2", "3b", "7", "A", "K"])
+    return how, events
+
+
+def test_damaged_traces_are_reported_and_never_crash():
+    import random
+
+    rng = random.Random(30)
+    nines, played = pile_on_nines(4), Deal(["3r 3b 4 4 5 5 6 6 8 8 9 9 10", PLAIN, PLAIN, PLAIN3])
+    nines.play_out(3)
+    played.play_out(0)
+    rules = parse_rules("modern-american")
+    for d in (quick_out(), nines, special("garbage", 3000), played):
+        assert d.audit() == []
+        for _ in range(150):
+            how, events = damaged(d.events, rng)
+            problems = audit_american_deal(events, rules)
+            if how == "seat" or how.startswith("drop") and how != "drop ask":
+                assert problems, (how, events)

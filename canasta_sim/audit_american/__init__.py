@@ -13,7 +13,10 @@ def audit_american_deal(events: list, rules) -> list:
     beginning with the rule it breaks; an empty list means the deal is legal and scored right."""
     replay = Replay(events[0], rules)
     for ev in events[1:]:
-        replay.apply(ev)
+        try:
+            replay.apply(ev)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            replay.report("A4b", f"malformed line {ev}: {type(exc).__name__}: {exc}")
     if replay.phase == "after":
         replay.close_turn()                   # the last discard is judged as any other
     if replay.phase != "scored":
