@@ -885,3 +885,33 @@ def test_damaged_traces_are_reported_and_never_crash():
             problems = audit_american_deal(events, rules)
             if how == "seat" or how.startswith("drop") and how != "drop ask":
                 assert problems, (how, events)
+
+
+# ---- a game's deals (A4, A50, A54) ---------------------------------------------------------
+
+def game_of_two(scores, dealer=0, deal0_scores=(0, 0)):
+    """Deal 0 (quick_out, dealer 3) and deal 1 of game 5 with ``scores`` before it."""
+    first_deal = quick_out()
+    first_deal.events[0].update(game=5, scores_before=list(deal0_scores))
+    second = Deal([PLAIN, PLAIN, PLAIN, PLAIN3], dealer=dealer, scores=scores)
+    second.play_out((dealer + 1) % 4)
+    second.events[0].update(game=5, deal=1)
+    return [first_deal.events, second.events]
+
+
+def stream_problems(deals):
+    from canasta_sim.audit import audit_stream
+
+    return [problem for _, problem in audit_stream(deals)]
+
+
+def test_a_games_deals_follow_one_another():
+    assert stream_problems(game_of_two((3240, -255))) == []
+    assert rules_of(stream_problems(game_of_two((3240, -250)))) == {"A50"}
+    assert rules_of(stream_problems(game_of_two((3240, -255), dealer=2))) == {"A4"}
+    over = game_of_two((8540, -255), deal0_scores=(5300, 0))
+    assert rules_of(stream_problems(over)) == {"A54"}
+    deals = game_of_two((3240, -255))
+    deals[1][0]["game"] = 6                                    # another game: not compared
+    deals[1][0]["scores_before"] = [0, 0]
+    assert stream_problems(deals) == []

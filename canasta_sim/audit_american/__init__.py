@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .replay import Replay
 
-__all__ = ["audit_american_deal"]
+__all__ = ["audit_american_deal", "game_problems"]
 
 
 def audit_american_deal(events: list, rules) -> list:
@@ -22,3 +22,31 @@ def audit_american_deal(events: list, rules) -> list:
     if replay.phase != "scored":
         replay.report("A4b", "the deal has no score line after its end line")
     return [f"{rule}: {text}" for rule, text in replay.problems]
+
+
+def game_problems(previous, events: list, rules) -> list:
+    """A4, A50, A53, A54 across two deals of one game (``previous`` the deal just before in
+    the stream, or None): the dealer passes clockwise, ``scores_before`` adds the deal's
+    totals, and no deal follows one that ended the game.  Deals of no game, or not next to
+    each other, are not compared."""
+    if previous is None or previous[-1].get("ev") != "score":
+        return []
+    before, start = previous[0], events[0]
+    if before.get("game") is None or before.get("game") != start.get("game") or \
+            start.get("deal") != before.get("deal", -2) + 1:
+        return []
+    totals = [side.get("total", 0) for side in previous[-1].get("sides", [])]
+    after = [a + b for a, b in zip(before.get("scores_before", []), totals)]
+    problems = []
+    if start.get("scores_before") != after:
+        problems.append(f"A50: scores_before {start.get('scores_before')}, but the game "
+                        f"stands at {after} after the deal before")
+    if start.get("dealer") != (before.get("dealer", 0) + 1) % 4:
+        problems.append(f"A4: dealer {start.get('dealer')} after dealer {before.get('dealer')}")
+    dream = any(ev.get("ev") == "special" and ev.get("game_over") for ev in previous)
+    top = sorted(after, reverse=True)
+    tie = len(top) > 1 and top[0] == top[1] and rules.tie_policy == "extra_deal"
+    if dream or (top and top[0] >= rules.game_target and not tie):
+        problems.append(f"A54: game {start.get('game')} goes on after it ended "
+                        f"({'a Dream Hand' if dream else f'scores {after}'})")
+    return problems
