@@ -32,7 +32,7 @@ def _playable_rules(ctx, param, value):
     command prints anything (docs/american.md); returns the text unchanged."""
     from canasta_sim.rules import refuse_unplayable
 
-    refuse_unplayable(value)
+    refuse_unplayable(value, ctx.command.name if ctx.command else "")
     return value
 
 
@@ -1030,6 +1030,10 @@ def bench(deals, repeat, warmup, policies, rules, seed, threads, check, sample, 
       canasta-sim bench
       canasta-sim bench --deals 1000000 --repeat 5 --check
       canasta-sim bench --policies greedy --no-cold --no-target --deals 50000
+      canasta-sim bench --rules modern-american --policies random,greedy --no-cold --no-target
+
+    With a Modern American rule set each policy's rate is timed beside classic's on the same
+    seeds ('play classic' lines; docs/american.md).
     """
     from canasta_sim import policies as policy_registry
     from canasta_sim import results
@@ -1037,9 +1041,13 @@ def bench(deals, repeat, warmup, policies, rules, seed, threads, check, sample, 
     from canasta_sim.rules import parse_rules
 
     names = tuple(policy_registry.split_top_level(policies))
-    num_players = parse_rules(rules).num_players
+    rule_set = parse_rules(rules)
     for name in names:
-        policy_registry.parse_policies(name, num_players)
+        policy_registry.parse_policies(name, rule_set.num_players)
+    if rule_set.american:
+        from canasta_sim.runner import check_american_policies
+
+        check_american_policies(names)
     if csv_path:
         os.makedirs(os.path.dirname(csv_path) or ".", exist_ok=True)
         results.check_writable(csv_path, suffix=".csv")

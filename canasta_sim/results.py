@@ -22,7 +22,7 @@ from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game import layout
 
 META_PREFIX = "canasta_sim."
-END_REASONS = ("out", "stock")  # indexed by layout.END_OUT / layout.END_STOCK
+END_REASONS = ("out", "stock", "special")  # by layout.END_OUT, END_STOCK, END_SPECIAL
 
 INT = pa.int64()  # the type of every integer column (wide: arithmetic must not wrap)
 
@@ -167,6 +167,31 @@ def _deal_columns(out: np.ndarray, rules) -> dict:
                          else _narrow(out[:, col], arrow_type))
     columns.update(_side_columns(out, rules.num_sides))
     columns.update(_cutthroat_columns(out, rules.cutthroat))
+    columns.update(_american_columns(out, rules.american))
+    return columns
+
+
+def _american_columns(out: np.ndarray, american: bool) -> dict:
+    """Modern American's own columns (docs/american.md, "Results"): ``special_hand`` (the
+    special hand laid, ``none`` if none), ``special_seat`` (-1: none) and per side
+    ``s{k}_{field}`` for every field of layout.MAC_SIDE_FIELDS; null in other families."""
+    from canasta_sim.kernels.game.american.special import NAMES
+
+    n = out.shape[0]
+    columns = {}
+    if american:
+        columns["special_hand"] = pa.DictionaryArray.from_arrays(
+            _array(out[:, layout.COL_MAC_SPECIAL].astype(np.int8)), _strings(NAMES))
+        columns["special_seat"] = _array(out[:, layout.COL_MAC_SPECIAL_SEAT].astype(np.int64))
+    else:
+        columns["special_hand"] = pa.DictionaryArray.from_arrays(pa.nulls(n, pa.int8()),
+                                                                 _strings(NAMES))
+        columns["special_seat"] = pa.nulls(n, INT)
+    for side in range(2):
+        for i, field in enumerate(layout.MAC_SIDE_FIELDS):
+            col = layout.MAC_SIDE_BASE + layout.MAC_SIDE_STRIDE * side + i
+            columns[f"s{side}_{field}"] = (_array(out[:, col].astype(np.int64)) if american
+                                           else pa.nulls(n, INT))
     return columns
 
 

@@ -203,15 +203,23 @@ class RuleSet:
         return mac.MacRulesNb(**values)
 
 
-def refuse_unplayable(text) -> None:
-    """BadInput (one line) if ``text`` is a rule set the engine cannot play yet: Modern American
-    until the family plays whole deals (docs/american.md).  Any other problem of ``text`` is
-    left to the caller's own parsing, so its messages stay as they were."""
+AMERICAN_COMMANDS = ("simulate", "replay", "audit", "bench")
+"""The commands that play (or read) Modern American so far (docs/american.md)."""
+
+
+def refuse_unplayable(text, command: str = "") -> None:
+    """BadInput (one line) if ``text`` is a rule set ``command`` cannot play yet: Modern American
+    outside :data:`AMERICAN_COMMANDS` (docs/american.md).  Any other problem of ``text`` is left
+    to the caller's own parsing, so its messages stay as they were."""
     try:
         rules = parse_rules(text)
     except BadInput:
         return
-    _check_supported(_ROWS["family"], rules.family)
+    if rules.american and command not in AMERICAN_COMMANDS:
+        where = f"'{command}'" if command else "this command"
+        raise BadInput(f"family=modern_american does not play in {where} yet: accepted: a "
+                       f"classic rule set; Modern American plays in "
+                       f"{', '.join(AMERICAN_COMMANDS)} (docs/american.md)")
 
 
 def _check_supported(row, value):
@@ -652,10 +660,10 @@ PRESETS = {
     "cutthroat-11": Preset("cutthroat with 11 cards each (LR)", {**_CUTTHROAT, "hand_size": 11}),
     "modern-american": Preset("Modern American Canasta as the league plays it: 13 cards each, no "
                               "upcard, the pile always frozen, talons, 7-card melds, game to "
-                              "8500 (docs/american.md; not playable yet)", _AMERICAN),
+                              "8500 (docs/american.md)", _AMERICAN),
     "modern-american-pagat": Preset("Modern American with pagat's readings: a wild meld may "
                                     "open, the take pair counts nothing, the Splash, pagat's "
-                                    "four special hands (docs/american.md; not playable yet)",
+                                    "four special hands (docs/american.md)",
                                     {**_AMERICAN, "mac_initial_meld_needs": "clean_or_wild",
                                      "mac_take_pair_counts": False, "mac_splash": True,
                                      "mac_special_hands": "pagat",
@@ -674,7 +682,8 @@ _PRESET_CACHE: dict = {}
 
 PLAYABLE_PRESETS = tuple(name for name, preset in PRESETS.items()
                          if preset.overrides.get("family", "classic") == "classic")
-"""The presets every playing command accepts (Modern American is not playable yet)."""
+"""The presets of the classic family: those every playing command accepts (Modern American plays
+in the commands of AMERICAN_COMMANDS, docs/american.md)."""
 
 
 def preset_rules(name: str) -> RuleSet:

@@ -198,8 +198,10 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
         check_range(first_game, games, "game")
     seed = check_seed(seed)
     rules = parse_rules(rules)
-    rules_nb = rules.to_kernel()
+    rules_nb = rules.to_american_kernel() if rules.american else rules.to_kernel()
     names, ids, params = parse_policies(policies, rules.num_players, rules.num_sides)
+    if rules.american:
+        check_american_policies(names)
     users = prepare_users(names)
     scores = parse_scores(scores_before, rules.num_sides)
     metadata = provenance(rules, seed, names, scores[:rules.num_sides].tolist(),
@@ -212,6 +214,18 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
         metadata[b"canasta_sim.games"] = str(games).encode()
     return Plan(deals, first_deal, seed, rules, rules_nb, names, ids, params, scores, metadata,
                 games, first_game, users)
+
+
+AMERICAN_POLICIES = ("random", "greedy", "careful", "rush", "builder", "expert")
+"""The players that play Modern American so far (kernels/players/american.py)."""
+
+
+def check_american_policies(names) -> None:
+    """BadInput naming the first policy that cannot play Modern American yet."""
+    for name in names:
+        if name not in AMERICAN_POLICIES:
+            raise BadInput(f"policy {name!r} does not play family=modern_american yet: "
+                           f"accepted: {', '.join(AMERICAN_POLICIES)} (docs/american.md)")
 
 
 def prepare_users(names) -> tuple:
@@ -286,6 +300,12 @@ def play_range(plan: Plan, first: int, out: np.ndarray, table=None) -> None:
     """
     if out.shape[0]:
         table = policy_table(plan) if table is None else table
+        if plan.rules.american:
+            from canasta_sim.kernels.play.american.tasks import play_mac_deals
+
+            play_mac_deals(plan.rules_nb, plan.seed, first, out, table, plan.params,
+                           plan.scores_before)
+            return
         _engine()(plan.rules_nb, plan.seed, first, out, table, plan.params,
                   plan.scores_before, 0)
         check_policy_table(plan, table)
@@ -484,8 +504,14 @@ def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
         rows = np.zeros((room, layout.NCOLS), dtype=np.int64)
         extras = np.zeros((room, layout.D_NCOLS), dtype=np.int64)
         table = policy_table(plan)
-        played, used = play_games_nb(plan.rules_nb, plan.seed, first_game + done,
-                                     games[done:], rows, extras, table, plan.params, 0)
+        if plan.rules.american:
+            from canasta_sim.kernels.play.american.tasks import play_mac_games
+
+            played, used = play_mac_games(plan.rules_nb, plan.seed, first_game + done,
+                                          games[done:], rows, extras, table, plan.params)
+        else:
+            played, used = play_games_nb(plan.rules_nb, plan.seed, first_game + done,
+                                         games[done:], rows, extras, table, plan.params, 0)
         check_policy_table(plan, table)
         deal_parts.append(rows[:used])
         extra_parts.append(extras[:used])

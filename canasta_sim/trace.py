@@ -34,6 +34,10 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False)
     from canasta_sim.kernels.play.tasks import trace_deal_nb
 
     size = BUFFER_INTS
+    if plan.rules.american:
+        from canasta_sim.trace_american import run_traced_american
+
+        return run_traced_american(plan, deal, dealer, size)
     while True:
         buf = np.zeros(size, np.int32)
         row = np.zeros(layout.NCOLS, np.int64)
@@ -48,6 +52,8 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False)
 
 def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
     """The docs/trace.md events (dicts) of one traced deal, start to score."""
+    from canasta_sim import trace_american
+
     rules = plan.rules
     events = []
     pos = 0
@@ -55,9 +61,15 @@ def decode_events(buf, plan: Plan, deal: int, row, game=None) -> list:
         code, seat, a, b, n = (int(x) for x in buf[pos:pos + layout.EV_HEADER])
         cards = buf[pos + layout.EV_HEADER:pos + layout.EV_HEADER + n]
         pos += layout.EV_HEADER + n
-        if code != layout.EV_DECISION:
+        if code == layout.EV_DECISION:
+            continue
+        if rules.american:
+            events.append(trace_american.event(code, seat, a, b, cards, plan, deal, game,
+                                               _take_event))
+        else:
             events.append(_event(code, seat, a, b, cards, plan, deal, game))
-    events.append(score_event(row, rules.num_sides, rules))
+    events.append(trace_american.score_event(row) if rules.american
+                  else score_event(row, rules.num_sides, rules))
     return events
 
 
@@ -487,11 +499,22 @@ def pretty_lines(rules="classic", seed=0, first=0, last=1, policies="greedy",
     return pretty_event_lines(trace_events(rules, seed, first, last, policies, scores_before))
 
 
+def _view_for(start: dict):
+    """The readable view of a deal: Modern American's for that family, else classic's."""
+    from canasta_sim.rules import parse_rules
+
+    if parse_rules(start["rules"]).american:
+        from canasta_sim.trace_american import american_view
+
+        return american_view(start)
+    return _View(start)
+
+
 def pretty_event_lines(event_lists) -> Iterator[str]:
     """A readable, turn-by-turn view of lists of events (hands, pile, melds)."""
     for events in event_lists:
         start = events[0]
-        view = _View(start)
+        view = _view_for(start)
         game = f"game {start['game']}  " if start.get("game") is not None else ""
         yield (f"=== {game}deal {start['deal']}  rules {start['rules']}  dealer "
                f"{start['dealer']}  scores before {start['scores_before']}")

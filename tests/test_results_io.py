@@ -34,8 +34,11 @@ def test_results_table_columns_and_types():
         "upcards_turned"]
     sides = [f"s{k}_{f}" for k in range(3) for f in layout.SIDE_FIELDS]
     cutthroat = ["lone_seat", "formed_by"] + [f"s{k}_role" for k in range(3)]
-    assert table.column_names == head + sides + cutthroat
+    american = ["special_hand", "special_seat"] + [
+        f"s{k}_{f}" for k in range(2) for f in layout.MAC_SIDE_FIELDS]
+    assert table.column_names == head + sides + cutthroat + american
     assert table["lone_seat"].null_count == 5                   # not a cutthroat rule set
+    assert table["s1_talon"].null_count == 5                    # not Modern American
     assert table["deal"].to_pylist() == [10, 11, 12, 13, 14]
     assert table["end_reason"].to_pylist() == ["out", "stock", "out", "stock", "out"]
     assert pa.types.is_dictionary(table["rules"].type)

@@ -38,8 +38,18 @@ S_PILE_TAKES = 11
 # score; the other items those of the side it ended the deal in), and two deal columns follow
 COL_LONE_SEAT = SIDE_BASE + SIDE_STRIDE * MAX_SIDES      # the lone hand, -1 if none (C5, C6)
 COL_FORMED_BY = COL_LONE_SEAT + 1                        # FORMED_* (C5, C6, C14)
-NCOLS = COL_FORMED_BY + 1
-CLASSIC_NCOLS = COL_LONE_SEAT    # the columns every layout fills; the two above are cutthroat's
+# Modern American (docs/american.md): the deal's special hand, then per side the items this
+# family adds (MAC_SIDE_FIELDS); the shared side columns above hold its score items too
+COL_MAC_SPECIAL = COL_FORMED_BY + 1                      # special.NAMES code, 0 none (A51)
+COL_MAC_SPECIAL_SEAT = COL_MAC_SPECIAL + 1               # -1 none (A52)
+COL_MAC_GAME_OVER = COL_MAC_SPECIAL_SEAT + 1             # a Dream Hand ended the game (A53)
+MAC_SIDE_BASE = COL_MAC_GAME_OVER + 1
+MAC_SIDE_FIELDS = ("canastas", "clean_canastas", "dirty_canastas", "aces_canastas",
+                   "sevens_canastas", "wild_canastas", "incomplete", "hand_penalty",
+                   "red_threes", "black_threes", "threes_dealt", "talon", "special")
+MAC_SIDE_STRIDE = len(MAC_SIDE_FIELDS)
+NCOLS = MAC_SIDE_BASE + MAC_SIDE_STRIDE * 2
+CLASSIC_NCOLS = COL_LONE_SEAT    # the columns every layout fills; the rest are a family's
 FORMED_NONE = 0
 FORMED_TAKE = 1
 FORMED_OUT = 2
@@ -49,6 +59,7 @@ SIDE_FIELDS = ("score", "melds", "natural", "mixed", "canasta_bonus", "red3", "r
 
 END_OUT = 0
 END_STOCK = 1
+END_SPECIAL = 2     # Modern American: a special hand was laid (A52)
 
 # --- trace events (int32 buffer) -------------------------------------------------------------
 # Each event is [code, seat, a, b, n, c_1..c_n]: code and seat, two small arguments and a list
@@ -63,11 +74,16 @@ OWNER_STRIDE = 32
 EV_MELD = 6         # a = rank, b = 1 + the seat whose meld gets them where the side holds
                     # two of the rank (cutthroat3, C7), else 0; cards placed
 EV_ASK = 7          # a = answer (0/1)
-EV_DISCARD = 8      # a = card
+EV_DISCARD = 8      # a = card; b = the pile was empty (Modern American, A36)
 EV_OUT = 9          # a = concealed (0/1)
 EV_END = 10         # a = END_OUT / END_STOCK
 EV_DECISION = 11    # a = decision kind, b = option chosen; cards = the options (decision log)
 EV_PARTNERSHIP = 12  # seat = the lone hand, a = FORMED_*; cards = the ranks merged (C5-C7)
+EV_THREE = 13       # Modern American: a = from (american.moves.THREE_FROM_*), b = replacement
+                    # or -1 (A43); cards = the three (A9, A10)
+EV_TALON = 14       # a = size; cards = the talon (A32, A33)
+EV_TURN_CARD = 15   # a = stock cards left (A7)
+EV_SPECIAL = 16     # a = special hand code, b = points; cards = the hand (A52, A53)
 EV_HEADER = 5       # ints before the card list
 RED3_FROM_DEAL = 0
 RED3_FROM_STOCK = 1

@@ -56,7 +56,7 @@ from .state import (
     row_total_nb,
     side_of_nb,
 )
-from .trace_events import ev_begin_nb, ev_push_nb
+from .trace_events import ev_begin_nb, ev_push_cards_nb
 
 MAX_OPTS = 1280    # the most pile takes there can be: 13 x 13 x 7 (three packs, no wild limit)
 
@@ -443,12 +443,7 @@ def place_cards_nb(rules, st, hands, melds, sidev, buf, seat, rank, nat, deuce, 
     if trace:
         pos = ev_begin_nb(st, buf, EV_MELD, seat, rank,
                           meld_owner_code_nb(st, melds, side, rank))          # C7
-        for _ in range(nat):
-            ev_push_nb(st, buf, pos, rank)
-        for _ in range(deuce):
-            ev_push_nb(st, buf, pos, DEUCE)
-        for _ in range(joker):
-            ev_push_nb(st, buf, pos, JOKER)
+        ev_push_cards_nb(st, buf, pos, rank, nat, deuce, joker)
 
 
 # ---- the draw phase: taking the pile (R31-R38) ----------------------------------------------

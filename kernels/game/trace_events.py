@@ -6,6 +6,7 @@ layout: ``[code, seat, a, b, n, c_1..c_n]`` (see ``layout.EV_*``).  A full
 buffer sets ``ST_TRACE_OVERFLOW`` instead of writing past its end.
 """
 from ..jit import kernel
+from .cards import DEUCE, JOKER
 from .layout import EV_HEADER
 from .slots import ST_TRACE_ON, ST_TRACE_OVERFLOW, ST_TRACE_POS
 
@@ -46,3 +47,14 @@ def ev_push_nb(st, buf, pos, value):
 def ev_simple_nb(st, buf, code, seat, a, b):
     """Write an event without a card list."""
     ev_begin_nb(st, buf, code, seat, a, b)
+
+
+@kernel
+def ev_push_cards_nb(st, buf, pos, rank, nat, deuces, jokers):
+    """Append the cards of a meld step, naturals of ``rank`` first, then 2s, then jokers."""
+    for _ in range(nat):
+        ev_push_nb(st, buf, pos, rank)
+    for _ in range(deuces):
+        ev_push_nb(st, buf, pos, DEUCE)
+    for _ in range(jokers):
+        ev_push_nb(st, buf, pos, JOKER)

@@ -1,0 +1,257 @@
+"""Whole Modern American deals and games (A4-A8, A45-A54): deal, lay dealt threes under
+``after_deal``, play turns clockwise from the dealer's left until the deal ends, score it
+into a result row; and games to ``game_target`` (8,500), which a Dream Hand ends at once.
+"""
+from ...game.american.deal import deal_american_nb
+from ...game.american.melds import CANASTA, SIDES, WILD_ROW, wilds_on_nb
+from ...game.american.pile import stock_left_nb
+from ...game.american.rules_nb import ThreesTiming
+from ...game.american.scoring import (
+    I_CANASTA_BONUS,
+    I_CANASTAS,
+    I_HAND,
+    I_HAND_PENALTY,
+    I_INCOMPLETE,
+    I_MELDS,
+    I_OUT,
+    I_SPECIAL,
+    I_THREES,
+    I_TOTAL,
+    mac_cards_conserved_nb,
+    score_side_nb,
+    score_special_nb,
+)
+from ...game.american.special import wins_game_nb
+from ...game.american.state import (
+    X_SIDE_TAKES,
+    X_SIDE_TALON,
+    X_SPECIAL_CODE,
+    X_SPECIAL_POINTS,
+    X_SPECIAL_SEAT,
+    X_TALONS_TAKEN,
+    X_THREES_DEALT,
+)
+from ...game.american.threes import BLACK, RED
+from ...game.cards import ACE, FIRST_NATURAL, SEVEN
+from ...game.deal import trace_start_nb
+from ...game.layout import (
+    COL_CHECK_FAILS,
+    COL_CONCEALED,
+    COL_DEALER,
+    COL_END_REASON,
+    COL_FORMED_BY,
+    COL_LONE_SEAT,
+    COL_MAC_GAME_OVER,
+    COL_MAC_SPECIAL,
+    COL_MAC_SPECIAL_SEAT,
+    COL_OUT_SEAT,
+    COL_STOCK_LEFT,
+    COL_TRACE_OVERFLOW,
+    COL_TURNS,
+    COL_UPCARDS,
+    D_CUM_BEFORE,
+    D_DEAL_IN_GAME,
+    D_GAME,
+    END_STOCK,
+    EV_END,
+    G_DEALS,
+    G_ENDED,
+    G_FINAL,
+    G_FIRST_DEALER,
+    G_WINNER,
+    GAME_CUT,
+    GAME_STRIDE,
+    GAME_TARGET,
+    MAC_SIDE_BASE,
+    MAC_SIDE_STRIDE,
+    MAX_GAME_DEALS,
+    MAX_SIDES,
+    S_CANASTA_BONUS,
+    S_HAND,
+    S_MELDED,
+    S_MELDS,
+    S_MIXED,
+    S_NATURAL,
+    S_OUT_BONUS,
+    S_PILE_TAKES,
+    S_RED3,
+    S_RED3_DEALT,
+    S_RED3_POINTS,
+    S_SCORE,
+    SIDE_BASE,
+    SIDE_STRIDE,
+)
+from ...game.slots import (
+    M_SIZE,
+    SIDE_MELDED,
+    ST_CHECK_FAILS,
+    ST_CHECK_ON,
+    ST_DEALER,
+    ST_END_REASON,
+    ST_OUT_SEAT,
+    ST_TRACE_OVERFLOW,
+    ST_TURNS,
+)
+from ...game.trace_events import ev_simple_nb
+from ...jit import kernel
+from ..deals import GAME_ON, game_over_nb
+from .turn import DEAL_OVER, MAX_TURNS, deal_threes_nb, play_turn_nb
+
+# the family's own result columns, per side (layout.MAC_SIDE_FIELDS order)
+F_CANASTAS = 0
+F_CLEAN = 1
+F_DIRTY = 2
+F_ACES = 3
+F_SEVENS = 4
+F_WILD = 5
+F_INCOMPLETE = 6
+F_HAND_PENALTY = 7
+F_RED = 8
+F_BLACK = 9
+F_DEALT = 10
+F_TALON = 11
+F_SPECIAL = 12
+
+
+@kernel
+def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
+    """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
+    st = S.st
+    A.x[:] = 0
+    A.threes[:, :] = 0
+    A.x[X_SPECIAL_SEAT] = -1
+    deal_american_nb(mac, S, seed, deal, dealer, scores_before)
+    st[ST_OUT_SEAT] = -1
+    trace_start_nb(mac, S, buf, st[ST_DEALER], mac.num_players * mac.hand_size)
+    seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
+    over = False
+    if mac.mac_threes_timing == ThreesTiming.AFTER_DEAL:
+        over = not deal_threes_nb(mac, S, A, buf, pol, st[ST_DEALER])
+        if over:
+            st[ST_END_REASON] = END_STOCK
+    turns = 0
+    while not over:
+        over = play_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER
+        if st[ST_CHECK_ON] == 1 and not mac_cards_conserved_nb(mac, S, A.threes,
+                                                               A.x[X_TALONS_TAKEN]):
+            st[ST_CHECK_FAILS] += 1
+        seat = seat + 1 if seat + 1 < mac.num_players else 0
+        turns += 1
+        if turns >= MAX_TURNS and not over:
+            st[ST_CHECK_FAILS] += 1      # the safety net: the deal did not end
+            st[ST_END_REASON] = END_STOCK
+            over = True
+    ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
+    score_mac_deal_nb(mac, S, A, row)
+
+
+@kernel
+def canasta_kinds_nb(melds, side, out):
+    """Count ``side``'s canastas by kind into the family columns ``out`` (A45): clean (K-4),
+    dirty, clean aces, sevens, wild."""
+    for r in range(WILD_ROW, ACE + 1):
+        if FIRST_NATURAL > r > WILD_ROW or melds[side, M_SIZE, r] < CANASTA:
+            continue
+        if r == WILD_ROW:
+            out[F_WILD] += 1
+        elif wilds_on_nb(melds, side, r) > 0:
+            out[F_DIRTY] += 1
+        elif r == ACE:
+            out[F_ACES] += 1
+        elif r == SEVEN:
+            out[F_SEVENS] += 1
+        else:
+            out[F_CLEAN] += 1
+
+
+@kernel
+def score_mac_deal_nb(mac, S, A, row):
+    """A45-A53: each side's items into the shared columns and the family's own."""
+    st = S.st
+    row[:] = 0
+    row[COL_DEALER] = st[ST_DEALER]
+    row[COL_END_REASON] = st[ST_END_REASON]
+    row[COL_OUT_SEAT] = st[ST_OUT_SEAT]
+    row[COL_CONCEALED] = 0                                              # A42: none
+    row[COL_TURNS] = st[ST_TURNS]
+    row[COL_STOCK_LEFT] = stock_left_nb(st)
+    row[COL_UPCARDS] = 0                                                # A6: none
+    row[COL_TRACE_OVERFLOW] = st[ST_TRACE_OVERFLOW]
+    row[COL_CHECK_FAILS] = st[ST_CHECK_FAILS]
+    row[COL_LONE_SEAT] = -1
+    row[COL_FORMED_BY] = 0
+    special_seat = A.x[X_SPECIAL_SEAT]
+    row[COL_MAC_SPECIAL] = A.x[X_SPECIAL_CODE]
+    row[COL_MAC_SPECIAL_SEAT] = special_seat
+    row[COL_MAC_GAME_OVER] = 1 if wins_game_nb(A.x[X_SPECIAL_CODE]) else 0
+    out_seat = st[ST_OUT_SEAT]
+    for side in range(SIDES):
+        items = A.items[side]
+        if special_seat >= 0 and special_seat % 2 == side:
+            score_special_nb(A.x[X_SPECIAL_POINTS], items)              # A53
+        else:
+            score_side_nb(mac, S.melds, side, A.threes, S.hands, side, side + 2,
+                          out_seat >= 0 and out_seat % 2 == side, items)
+        base = SIDE_BASE + SIDE_STRIDE * side
+        row[base + S_SCORE] = items[I_TOTAL]
+        row[base + S_MELDS] = items[I_MELDS]
+        row[base + S_CANASTA_BONUS] = items[I_CANASTA_BONUS]
+        row[base + S_RED3] = A.threes[side, RED]
+        row[base + S_RED3_DEALT] = A.x[X_THREES_DEALT + side]
+        row[base + S_RED3_POINTS] = items[I_THREES]
+        row[base + S_OUT_BONUS] = items[I_OUT]
+        row[base + S_HAND] = items[I_HAND]
+        row[base + S_MELDED] = S.sidev[side, SIDE_MELDED]
+        row[base + S_PILE_TAKES] = A.x[X_SIDE_TAKES + side]
+        fam = row[MAC_SIDE_BASE + MAC_SIDE_STRIDE * side:
+                  MAC_SIDE_BASE + MAC_SIDE_STRIDE * (side + 1)]
+        canasta_kinds_nb(S.melds, side, fam)
+        row[base + S_NATURAL] = fam[F_CLEAN] + fam[F_ACES] + fam[F_SEVENS]
+        row[base + S_MIXED] = fam[F_DIRTY]
+        fam[F_CANASTAS] = items[I_CANASTAS]
+        fam[F_INCOMPLETE] = items[I_INCOMPLETE]
+        fam[F_HAND_PENALTY] = items[I_HAND_PENALTY]
+        fam[F_RED] = A.threes[side, RED]
+        fam[F_BLACK] = A.threes[side, BLACK]
+        fam[F_DEALT] = A.x[X_THREES_DEALT + side]
+        fam[F_TALON] = A.x[X_SIDE_TALON + side]
+        fam[F_SPECIAL] = items[I_SPECIAL]
+
+
+@kernel
+def play_mac_game_nb(mac, S, A, buf, pol, params, seed, game, cum, game_row, rows, extras):
+    """Play game ``game`` to its end (A54; a Dream Hand ends it at once, A53): one result row
+    and one extras row per deal.  Returns the number of deals played."""
+    cum[:] = 0
+    dealer = -1                                               # A4: the first dealer at random
+    ended = GAME_ON
+    winner = -1
+    k = 0
+    while ended == GAME_ON and k < MAX_GAME_DEALS:
+        row = rows[k]
+        extras[k, D_GAME] = game
+        extras[k, D_DEAL_IN_GAME] = k
+        for side in range(MAX_SIDES):
+            extras[k, D_CUM_BEFORE + side] = cum[side]
+        play_mac_deal_nb(mac, S, A, buf, pol, params, seed, game * GAME_STRIDE + k, dealer,
+                         cum, row)
+        if k == 0:
+            game_row[G_FIRST_DEALER] = row[COL_DEALER]
+        dealer = (row[COL_DEALER] + 1) % mac.num_players                # A4
+        for side in range(SIDES):
+            cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]   # A50
+        k += 1
+        if row[COL_MAC_GAME_OVER] == 1:                                  # A53: a Dream Hand
+            ended = GAME_TARGET
+            winner = row[COL_MAC_SPECIAL_SEAT] % 2
+        else:
+            ended, winner = game_over_nb(mac, cum)                      # A54
+    if ended == GAME_ON:
+        ended = GAME_CUT
+    game_row[G_DEALS] = k
+    game_row[G_WINNER] = winner
+    game_row[G_ENDED] = ended
+    for side in range(MAX_SIDES):
+        game_row[G_FINAL + side] = cum[side]
+    return k
+

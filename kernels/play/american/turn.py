@@ -1,0 +1,394 @@
+"""The Modern American turn (A8-A18, A26, A43, A44, A52) and its deal: threes, then the draw
+or the take, then the meld steps, then the discard and the talon; each choice asked of the
+seat's player (kernels/players/american.py) among the legal ones
+(kernels/game/american/steps.py) and carried out by the family's moves
+(kernels/game/american/moves.py).
+
+**The opening as a tentative sequence.** A side's initial meld is judged as a whole (A25): the
+clean triple, the count and the canasta rule are properties of every meld laid in that turn.
+So a player whose side has not melded lays his steps tentatively; when he stops,
+:func:`.initial.opening_ok_nb` decides, and an opening that does not stand is put back whole
+(nothing reaches the table or the trace).  A take by such a side is the same: the take meld,
+then steps from the cards held before the take (A26), then the verdict; if it fails the
+player draws instead.  Every legal opening is a sequence of legal steps, so every one can be
+played.
+"""
+from ...game.american.discard import has_legal_discard_nb, may_go_out_nb
+from ...game.american.initial import opening_ok_nb
+from ...game.american.melds import place_nb
+from ...game.american.moves import (
+    LAID,
+    THREE_FROM_DEAL,
+    THREE_FROM_STOCK,
+    apply_step_nb,
+    begin_take_nb,
+    begin_tentative_nb,
+    discard_nb,
+    draw_card_nb,
+    finish_take_nb,
+    give_talon_nb,
+    go_out_nb,
+    lay_threes_nb,
+    undo_tentative_nb,
+    write_logged_melds_nb,
+)
+from ...game.american.pile import (
+    TALON_NONE,
+    stock_left_nb,
+    talon_earned_nb,
+    talon_size_nb,
+)
+from ...game.american.rules_nb import ThreesTiming
+from ...game.american.special import NONE, special_hand_nb
+from ...game.american.state import (
+    X_KEPT,
+    X_NLOG,
+    X_PRE_ONLY,
+    X_SEAT_TAKES,
+    X_SIDE_TAKES,
+    X_SIDE_TALON,
+    X_SPECIAL_CODE,
+    X_SPECIAL_POINTS,
+    X_SPECIAL_SEAT,
+    X_TENTATIVE,
+    X_TURN_ANSWER,
+    X_TURN_DREW,
+    X_TURN_FRESH,
+    X_TURN_OPENING,
+    X_TURN_STOCK,
+    X_TURN_TAKE_ROW,
+    X_TURN_TALON,
+    X_TURN_TOOK,
+)
+from ...game.american.steps import (
+    GOES_ON,
+    GOES_OUT,
+    TALON_LAST,
+    legal_discard_nb,
+    legal_steps_nb,
+    may_take_nb,
+    step_kind_nb,
+)
+from ...game.american.threes import may_keep_three_nb, threes_in_nb
+from ...game.cards import BLACK3, NKINDS, RED3
+from ...game.layout import END_SPECIAL, END_STOCK, EV_SPECIAL
+from ...game.slots import (
+    SEAT_HAD_TURN,
+    SIDE_MELDED,
+    SIDE_MINIMUM,
+    ST_CHECK_FAILS,
+    ST_END_REASON,
+    ST_PILE_N,
+    ST_TURNS,
+    WS_HAND,
+    WS_ORDER,
+)
+from ...game.state import row_total_nb
+from ...game.trace_events import ev_begin_nb, ev_push_nb
+from ...jit import kernel
+from ...players.american import (
+    keeps_three_nb,
+    lays_special_nb,
+    pick_discard_nb,
+    pick_step_nb,
+    takes_pile_nb,
+    tries_opening_nb,
+)
+
+MAX_TURNS = 4000        # a safety net only: every deal ends far sooner
+CONTINUE = 0
+DEAL_OVER = 1
+
+
+@kernel
+def begin_turn_nb(A):
+    """Clear the turn's slots."""
+    x = A.x
+    x[X_TURN_OPENING] = 0
+    x[X_TURN_FRESH] = 0
+    x[X_TURN_TOOK] = 0
+    x[X_TURN_TAKE_ROW] = -1
+    x[X_TURN_DREW] = 0
+    x[X_TURN_STOCK] = 0
+    x[X_TURN_TALON] = TALON_NONE
+    x[X_TURN_ANSWER] = -1
+    x[X_NLOG] = 0
+    x[X_TENTATIVE] = 0
+    x[X_PRE_ONLY] = 0
+    A.laid[:, :] = 0
+
+
+@kernel
+def melded_nb(S, seat):
+    """The seat's side has melded (A26, A27)."""
+    return S.sidev[seat % 2, SIDE_MELDED] == 1
+
+
+@kernel
+def keep_choice_nb(mac, S, A, pol, seat):
+    """How many threes (0 or 1) the seat keeps in hand (A10: only while its side has not
+    melded, with a set of special hands that has the Straight; its player decides)."""
+    if not may_keep_three_nb(mac, melded_nb(S, seat)):
+        return 0
+    if A.x[X_KEPT + seat] == 1:
+        return 1
+    if threes_in_nb(S.hands[seat]) == 0:
+        return 0
+    return keeps_three_nb(pol, S, seat)
+
+
+@kernel
+def start_threes_nb(mac, S, A, buf, pol, params, seat):
+    """A9, A10 at the start of a turn: lay the threes in hand (dealt ones on the seat's first
+    turn under ``first_turn``, a talon's, a kept one once the side has melded).  Returns LAID
+    or STOCK_OUT (A43)."""
+    first_turn = S.seatv[seat, SEAT_HAD_TURN] == 0
+    S.seatv[seat, SEAT_HAD_TURN] = 1
+    hand = S.hands[seat]
+    kept = A.x[X_KEPT + seat]
+    if threes_in_nb(hand) == 0:
+        return LAID
+    source = THREE_FROM_DEAL if first_turn and \
+        mac.mac_threes_timing == ThreesTiming.FIRST_TURN else THREE_FROM_STOCK
+    keep = keep_choice_nb(mac, S, A, pol, seat)
+    result = lay_threes_nb(S, A, buf, seat, keep, threes_in_nb(hand) - kept, source, kept)
+    A.x[X_KEPT + seat] = threes_in_nb(hand) if result == LAID else 0
+    return result
+
+
+@kernel
+def deal_threes_nb(mac, S, A, buf, pol, dealer):
+    """A9 with ``after_deal``: every player lays his dealt threes, seat by seat from the
+    dealer's left, before the first turn."""
+    n = mac.num_players
+    for i in range(n):
+        seat = (dealer + 1 + i) % n
+        hand = S.hands[seat]
+        keep = keep_choice_nb(mac, S, A, pol, seat)
+        if lay_threes_nb(S, A, buf, seat, keep, threes_in_nb(hand), THREE_FROM_DEAL,
+                         0) != LAID:
+            return False
+        A.x[X_KEPT + seat] = threes_in_nb(hand)
+    return True
+
+
+@kernel
+def take_leaves_turn_nb(mac, S, seat):
+    """A16, A39: a take must leave the player a turn to finish: two cards or more after the
+    take meld with a legal discard among them, or (his side having melded) one card that is
+    not a three, with which he goes out at once (A40 judged after the take meld)."""
+    st = S.st
+    side = seat % 2
+    top = S.pile[st[ST_PILE_N] - 1]
+    after = S.ws[WS_HAND]
+    for k in range(NKINDS):
+        after[k] = S.hands[seat, k]
+    after[top] -= 2
+    for i in range(st[ST_PILE_N] - 1):
+        after[S.pile[i]] += 1
+    left = row_total_nb(after)
+    place_nb(S.melds, side, top, 3, 0, 0)
+    if left >= 2:
+        ok = has_legal_discard_nb(mac, S.melds, side, after, True)
+    else:
+        ok = left == 1 and melded_nb(S, seat) and threes_in_nb(after) == 0 and \
+            may_go_out_nb(mac, S.melds, side)
+    place_nb(S.melds, side, top, -3, 0, 0)
+    return ok
+
+
+@kernel
+def opening_stands_nb(mac, S, A, seat):
+    """A25-A28: the melds laid tentatively this turn make a legal initial meld."""
+    side = seat % 2
+    return opening_ok_nb(mac, S.melds, side, A.laid, A.x[X_TURN_TAKE_ROW],
+                         S.sidev[side, SIDE_MINIMUM])
+
+
+@kernel
+def step_loop_nb(mac, S, A, buf, pol, params, seat):
+    """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
+    returns how the phase ended (GOES_ON when he stopped)."""
+    while True:
+        n = legal_steps_nb(mac, S, A, seat, True)
+        pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
+        i = pick_step_nb(pol, params, mac, S, A, seat, n, pending)
+        if i < 0:
+            return GOES_ON
+        row = A.steps[i, 0]
+        nat = A.steps[i, 1]
+        deuces = A.steps[i, 2]
+        jokers = A.steps[i, 3]
+        kind = step_kind_nb(mac, S, A, seat, row, nat, deuces, jokers, True)
+        apply_step_nb(S, A, buf, seat, row, nat, deuces, jokers)
+        if kind != GOES_ON:
+            return kind
+
+
+@kernel
+def settle_opening_nb(mac, S, A, buf, seat):
+    """End a tentative opening: if it stands the side has melded (A26, A27) and its lines are
+    written; else everything goes back.  Returns whether it stood."""
+    if opening_stands_nb(mac, S, A, seat):
+        S.sidev[seat % 2, SIDE_MELDED] = 1
+        A.x[X_TENTATIVE] = 0
+        A.x[X_PRE_ONLY] = 0
+        return True
+    undo_tentative_nb(S, A, seat)
+    A.x[X_TURN_OPENING] = 0
+    A.x[X_TURN_TALON] = TALON_NONE
+    return False
+
+
+@kernel
+def take_with_opening_nb(mac, S, A, buf, pol, params, seat):
+    """A26: a side that has not melded takes the pile only with its whole opening laid from
+    the cards held before the take.  Tries it; returns whether the take stands (else nothing
+    happened and the player draws)."""
+    x = A.x
+    x[X_TURN_OPENING] = 1
+    x[X_TURN_TOOK] = 1
+    x[X_TURN_TALON] = TALON_NONE                        # A32: no talon after a take
+    begin_tentative_nb(S, A, seat, 1)
+    top = begin_take_nb(S, A, seat)
+    x[X_TURN_TAKE_ROW] = top
+    step_loop_nb(mac, S, A, buf, pol, params, seat)
+    if settle_opening_nb(mac, S, A, buf, seat):
+        finish_take_nb(S, A, buf, seat, top)
+        return True
+    x[X_TURN_TOOK] = 0
+    x[X_TURN_TAKE_ROW] = -1
+    return False
+
+
+@kernel
+def count_take_nb(A, seat):
+    """Book a pile take."""
+    A.x[X_SEAT_TAKES + seat] += 1
+    A.x[X_SIDE_TAKES + seat % 2] += 1
+
+
+@kernel
+def draw_phase_nb(mac, S, A, buf, pol, params, seat):
+    """A12-A14, A43, A44: take the pile (where allowed and wanted) or draw.  Returns CONTINUE,
+    or DEAL_OVER when the stock is gone and the player does not take (A44) or a three meets an
+    empty stock (A43)."""
+    st = S.st
+    x = A.x
+    if may_take_nb(mac, S, seat) and take_leaves_turn_nb(mac, S, seat) and \
+            takes_pile_nb(pol, params, mac, S, seat):
+        if melded_nb(S, seat):
+            x[X_TURN_TOOK] = 1
+            top = begin_take_nb(S, A, seat)
+            x[X_TURN_TAKE_ROW] = top
+            finish_take_nb(S, A, buf, seat, top)
+            count_take_nb(A, seat)
+            return CONTINUE
+        if take_with_opening_nb(mac, S, A, buf, pol, params, seat):
+            count_take_nb(A, seat)
+            return CONTINUE
+    if stock_left_nb(st) == 0:
+        st[ST_END_REASON] = END_STOCK                                    # A44
+        return DEAL_OVER
+    card = draw_card_nb(S, A, buf, seat)
+    x[X_TURN_DREW] = 1
+    if card == RED3 or card == BLACK3:                                   # a three drawn: A9
+        keep = keep_choice_nb(mac, S, A, pol, seat)
+        if lay_threes_nb(S, A, buf, seat, keep, 1, THREE_FROM_STOCK, 0) != LAID:
+            st[ST_END_REASON] = END_STOCK                                # A43
+            return DEAL_OVER
+        A.x[X_KEPT + seat] = threes_in_nb(S.hands[seat])
+    x[X_TURN_STOCK] = stock_left_nb(st)
+    return CONTINUE
+
+
+@kernel
+def special_phase_nb(mac, S, A, buf, pol, params, seat):
+    """A52, A53: a player whose side has not melded, who drew this turn and holds 14 cards
+    that make a special hand, may lay it; the deal ends.  Returns whether he did."""
+    hand = S.hands[seat]
+    if melded_nb(S, seat) or A.x[X_TURN_DREW] == 0 or row_total_nb(hand) != 14:
+        return False
+    code, points = special_hand_nb(mac, hand, A.sizes)
+    if code == NONE or not lays_special_nb(pol, S, seat):
+        return False
+    pos = ev_begin_nb(S.st, buf, EV_SPECIAL, seat, code, points)
+    for k in range(NKINDS):
+        for _ in range(hand[k]):
+            ev_push_nb(S.st, buf, pos, k)
+    A.x[X_SPECIAL_SEAT] = seat
+    A.x[X_SPECIAL_CODE] = code
+    A.x[X_SPECIAL_POINTS] = points
+    S.st[ST_END_REASON] = END_SPECIAL
+    return True
+
+
+@kernel
+def meld_phase_nb(mac, S, A, buf, pol, params, seat):
+    """A15-A17, A24-A28: the meld steps; a side that has not melded opens tentatively (module
+    docstring).  Returns GOES_ON, GOES_OUT or TALON_LAST."""
+    side = seat % 2
+    if melded_nb(S, seat):
+        return step_loop_nb(mac, S, A, buf, pol, params, seat)
+    if not tries_opening_nb(pol, S, seat):
+        return GOES_ON
+    x = A.x
+    x[X_TURN_OPENING] = 1
+    x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
+                                      S.sidev[1 - side, SIDE_MELDED] == 1,
+                                      x[X_SIDE_TALON + side] > 0)      # A32
+    if talon_size_nb(mac, x[X_TURN_TALON]) == 0:
+        x[X_TURN_TALON] = TALON_NONE                    # a talon of no cards is none (A17)
+    begin_tentative_nb(S, A, seat, 0)
+    kind = step_loop_nb(mac, S, A, buf, pol, params, seat)
+    if settle_opening_nb(mac, S, A, buf, seat):
+        write_logged_melds_nb(S, A, buf, seat)
+        return kind
+    return GOES_ON
+
+
+@kernel
+def discard_phase_nb(mac, S, A, buf, pol, params, seat, kind):
+    """A18, A33, A39: go out with the last card, or discard a legal card; after the discard
+    that ends an opening turn that earned it, the talon (A33).  Returns CONTINUE or
+    DEAL_OVER."""
+    hand = S.hands[seat]
+    if kind == GOES_OUT:
+        for k in range(NKINDS):
+            if hand[k] > 0:
+                go_out_nb(S, A, buf, seat, k)                            # A39
+                return DEAL_OVER
+    legal = S.ws[WS_ORDER]
+    n = 0
+    for k in range(NKINDS):
+        if hand[k] > 0 and legal_discard_nb(mac, S, A, seat, k):
+            legal[n] = k
+            n += 1
+    if n == 0:                      # the safety net, never reached in a checked soak
+        S.st[ST_CHECK_FAILS] += 1
+        S.st[ST_END_REASON] = END_STOCK
+        return DEAL_OVER
+    discard_nb(S, A, buf, seat, pick_discard_nb(pol, params, mac, S, A, seat, legal, n))
+    if A.x[X_TURN_TALON] != TALON_NONE and A.x[X_TURN_OPENING] == 1:
+        give_talon_nb(mac, S, A, buf, seat, A.x[X_TURN_TALON])          # A33
+    return CONTINUE
+
+
+@kernel
+def play_turn_nb(mac, S, A, buf, pol, params, seat):
+    """One turn of ``seat`` (A12); returns CONTINUE or DEAL_OVER."""
+    begin_turn_nb(A)
+    S.st[ST_TURNS] += 1
+    if start_threes_nb(mac, S, A, buf, pol, params, seat) != LAID:
+        S.st[ST_END_REASON] = END_STOCK                                  # A43
+        return DEAL_OVER
+    if draw_phase_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER:
+        return DEAL_OVER
+    if special_phase_nb(mac, S, A, buf, pol, params, seat):
+        return DEAL_OVER
+    if A.x[X_TURN_TOOK] == 1 and row_total_nb(S.hands[seat]) == 1:
+        return discard_phase_nb(mac, S, A, buf, pol, params, seat, GOES_OUT)  # A39, a take
+    kind = meld_phase_nb(mac, S, A, buf, pol, params, seat)
+    if kind == TALON_LAST:
+        kind = GOES_ON
+    return discard_phase_nb(mac, S, A, buf, pol, params, seat, kind)

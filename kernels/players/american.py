@@ -1,0 +1,208 @@
+"""Who decides in a Modern American deal: the switch from a seat's policy id to the player, and
+the family's simplest players, ``random`` and ``greedy``; the club players (careful, rush,
+builder, expert) are in :mod:`.american_club` (docs/american.md, "Players").
+
+Every decision of the family's turn (kernels/play/american/turn.py) comes through one of the
+functions below, each given the legal choices the rules made (kernels/game/american/steps.py):
+
+* :func:`keeps_three_nb`: keep one three for the Straight (A10), where the rules allow it;
+* :func:`lays_special_nb`: lay a special hand the seat holds (A52);
+* :func:`takes_pile_nb`: take the pile where A29-A30 allow it (a side that has not melded must
+  open in the same turn, A26, which the turn tries);
+* :func:`tries_opening_nb`: try the side's initial meld in a drawing turn (A24-A28);
+* :func:`pick_step_nb`: a meld step from the list, or stop (-1);
+* :func:`pick_discard_nb`: the discard among the legal ones.
+
+``random`` is uniform over the legal choices of each decision, from its seat's own policy
+stream, so that every legal play has a chance (the soaks play it).  One exception keeps it
+useful: while a tentative opening does not yet stand it does not stop while steps remain
+(stopping then would only put the opening back).  ``greedy`` melds all it can: it takes the
+pile whenever it may, opens whenever it can, lays every natural step, puts wild cards only
+where they complete a canasta or an opening needs them, never starts a sevens, ace or wild
+meld it cannot complete soon, lays a special hand at once, and discards the card it needs
+least (a dead rank's card first, then a single of low value).
+"""
+from ..game.american.melds import CANASTA, WILD_ROW, is_dead_nb, mac_card_value_nb
+from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
+from ..game.rng import STREAM_POLICY, rand_below_nb
+from ..game.slots import M_NAT, M_SIZE
+from ..jit import kernel
+from .american_club import (
+    club_discard_nb,
+    club_keeps_three_nb,
+    club_step_nb,
+    club_takes_pile_nb,
+    club_tries_opening_nb,
+)
+from .ids import POLICY_GREEDY, POLICY_RANDOM
+
+NOT_WORTH = -1e9      # greedy: a step it never makes
+
+
+@kernel
+def is_random_nb(pol, seat):
+    """The seat plays ``random``."""
+    return pol[seat] == POLICY_RANDOM
+
+
+@kernel
+def is_club_nb(pol, seat):
+    """The seat plays one of the club players (careful, rush, builder, expert)."""
+    return pol[seat] > POLICY_GREEDY
+
+
+@kernel
+def coin_nb(S, seat):
+    """A fair coin from the seat's policy stream."""
+    return rand_below_nb(S.rng, STREAM_POLICY + seat, 2) == 1
+
+
+@kernel
+def straight_kinds_nb(hand):
+    """How many of the Straight's 14 kinds (A, 2-K, a joker) the hand holds (A51)."""
+    n = 0
+    for k in range(NKINDS):
+        if k != BLACK3 and hand[k] > 0:
+            n += 1
+    if hand[BLACK3] > 0 and hand[RED3] == 0:
+        n += 1
+    return n
+
+
+@kernel
+def keeps_three_nb(pol, S, seat):
+    """A10: keep one three (1) or lay them all (0).  ``greedy`` keeps one when the hand is
+    within three cards of the Straight."""
+    if is_random_nb(pol, seat):
+        return 1 if coin_nb(S, seat) else 0
+    if is_club_nb(pol, seat):
+        return club_keeps_three_nb(straight_kinds_nb(S.hands[seat]))
+    return 1 if straight_kinds_nb(S.hands[seat]) >= 11 else 0
+
+
+@kernel
+def lays_special_nb(pol, S, seat):
+    """A52: lay the special hand held.  ``random`` tosses a coin; ``greedy`` always lays it."""
+    if is_random_nb(pol, seat):
+        return coin_nb(S, seat)
+    return True
+
+
+@kernel
+def takes_pile_nb(pol, params, mac, S, seat):
+    """A14: take the pile (where the rules allow) rather than draw.  ``greedy`` always does."""
+    if is_random_nb(pol, seat):
+        return coin_nb(S, seat)
+    if is_club_nb(pol, seat):
+        return club_takes_pile_nb(mac, S, seat, params[seat], pol[seat])
+    return True
+
+
+@kernel
+def tries_opening_nb(pol, S, seat):
+    """A24-A28: try the side's initial meld this turn.  ``greedy`` always tries."""
+    if is_random_nb(pol, seat):
+        return rand_below_nb(S.rng, STREAM_POLICY + seat, 4) != 0
+    if is_club_nb(pol, seat):
+        return club_tries_opening_nb(S, seat, pol[seat])
+    return True
+
+
+@kernel
+def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
+    """The index of the meld step to make among the ``n`` listed in ``A.steps``, or -1 to
+    stop.  ``pending``: a tentative opening does not stand yet (stopping puts it back)."""
+    if n == 0:
+        return -1
+    if is_random_nb(pol, seat):
+        if pending:
+            return rand_below_nb(S.rng, STREAM_POLICY + seat, n)
+        i = rand_below_nb(S.rng, STREAM_POLICY + seat, n + 1)
+        return i if i < n else -1
+    if is_club_nb(pol, seat):
+        return club_step_nb(mac, S, A, seat, n, pending, params[seat])
+    return greedy_step_nb(mac, S, A, seat, n, pending)
+
+
+@kernel
+def greedy_step_score_nb(mac, S, A, seat, i, pending):
+    """``greedy``'s value of step ``i``: natural cards laid, a canasta completed, going out;
+    wild cards cost unless they complete a canasta or an opening needs them; a sevens, ace or
+    wild meld started short of completion is never made."""
+    side = seat % 2
+    melds = S.melds
+    hand = S.hands[seat]
+    row = A.steps[i, 0]
+    nat = A.steps[i, 1]
+    wild = A.steps[i, 2] + A.steps[i, 3]
+    size = melds[side, M_SIZE, row]
+    after = size + nat + wild
+    if size == 0 and (row == SEVEN or row == ACE) and nat < 5:
+        return NOT_WORTH                       # A46: an incomplete one costs 2,500
+    if row == WILD_ROW and (size == 0 and wild < 6 or size > 0 and after < CANASTA):
+        return NOT_WORTH                       # A46: an incomplete wild meld costs 2,000
+    score = 10.0 * nat
+    if after >= CANASTA:
+        score += 200.0 if wild == 0 and melds[side, 1, row] + melds[side, 2, row] == 0 \
+            else 100.0
+    elif wild > 0:
+        score -= 15.0 * wild if not pending else -1.0 * wild
+    left = 0
+    for k in range(NKINDS):
+        left += hand[k]
+    left -= nat + wild
+    if left <= 1:
+        score += 1000.0                         # going out (or the talon's last card)
+    return score
+
+
+@kernel
+def greedy_step_nb(mac, S, A, seat, n, pending):
+    """``greedy``'s step: the best by :func:`greedy_step_score_nb`; stop when none is worth
+    making (unless an opening is pending, when it takes the best there is)."""
+    best = -1
+    best_score = 0.0
+    for i in range(n):
+        score = greedy_step_score_nb(mac, S, A, seat, i, pending)
+        if score <= NOT_WORTH:
+            continue
+        if score > best_score or (pending and best < 0):
+            best = i
+            best_score = score
+    return best
+
+
+@kernel
+def pick_discard_nb(pol, params, mac, S, A, seat, legal, n):
+    """The kind to discard among the ``n`` legal kinds in ``legal``."""
+    if n == 1:
+        return legal[0]
+    if is_random_nb(pol, seat):
+        return legal[rand_below_nb(S.rng, STREAM_POLICY + seat, n)]
+    if is_club_nb(pol, seat):
+        return club_discard_nb(mac, S, seat, legal, n, params[seat])
+    return greedy_discard_nb(mac, S, seat, legal, n)
+
+
+@kernel
+def greedy_discard_nb(mac, S, seat, legal, n):
+    """``greedy``'s discard: a card of a dead rank first (nobody can take the pile on it,
+    A22, A30), else the kind it holds fewest of, the lowest card value among them; wild cards
+    and threes last."""
+    side = seat % 2
+    hand = S.hands[seat]
+    best = legal[0]
+    best_key = 1e18
+    for j in range(n):
+        k = legal[j]
+        key = 100.0 * hand[k] + mac_card_value_nb(mac, k)
+        if k >= FIRST_NATURAL and is_dead_nb(mac, S.melds, side, k):
+            key -= 10000.0
+        elif k == DEUCE or k == JOKER:
+            key += 10000.0
+        elif k >= FIRST_NATURAL and S.melds[side, M_NAT, k] > 0:
+            key += 300.0                         # it could go on the side's meld later
+        if key < best_key:
+            best = k
+            best_key = key
+    return best

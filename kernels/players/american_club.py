@@ -1,0 +1,293 @@
+"""The club players of Modern American (careful, rush, builder, expert): one engine of
+judgement for the family's strategy, each player a set of parameters (canasta_sim/policies.py;
+docs/american.md, "Players").
+
+What the family's strategy turns on, and how the engine weighs it:
+
+* **The pile is always frozen** (A29): it is taken only with a natural pair of the top card.
+  A discard is dangerous when the next opponent may hold a pair of its rank: the chance is
+  computed from the cards of that rank the seat has not seen (its hand, every meld, the pile,
+  A0.1) and the opponent's hand size (hypergeometric), weighted by the pile's size and
+  ``danger``.  A card of a dead rank (A22) can never be taken: the safest discard there is.
+* **Sevens and aces** (A21, A46): an incomplete meld of them costs 2,500 at the end, three in
+  a hand cost 1,500 (A48).  A club player starts such a meld only with five natural cards, or
+  four early in the deal with enough of the rank unseen to complete it; it takes the pile
+  onto a new sevens or ace meld only with two more of the rank in hand.
+* **Wild cards** (A19-A20, A23): a dirty canasta is worth 300, a clean one 500 (K-4).  Wild
+  cards go onto a meld only to complete a canasta the side needs (to reach
+  ``canastas_to_go_out``, in the end game, or when the rank's natural cards left unseen
+  cannot complete it), or where an opening needs them; ``wild_hold`` more are kept in hand.
+  A wild meld (2,000 or more, but -2,000 incomplete) is started only with five wild cards.
+* **Going out** (A39-A42): with the canastas it needs, a player goes out once its side holds
+  ``want_canastas`` canastas, or the stock is down to ``endgame_stock``, or the other side
+  could go out first; with a lead of ``go_out_margin`` or more it holds on while the stock is
+  long (builder, expert).
+* **The end game** (stock at or below ``endgame_stock``): meld all it can, to leave little in
+  hand.
+* **Special hands** (A51-A53): ``expert`` chases one while its hand holds ten natural cards or
+  more in groups of two or more and the stock is long: it does not open (after which no
+  special hand may be laid) and takes only a pile of ten cards or more.  Every club player
+  keeps a three when the hand is within three cards of the Straight.
+* **Taking the pile** (A29-A31): whenever it holds ``min_pile_take`` cards or more, or the
+  take completes a canasta.
+
+``freeze_at`` and ``answer_max_hand`` have no use in this family (the pile is always frozen; the
+players never ask their partner, A41).
+"""
+from ..game.american.melds import CANASTA, WILD_ROW, canastas_nb, is_dead_nb, mac_card_value_nb
+from ..game.american.pile import stock_left_nb
+from ..game.cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
+from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
+from ..jit import kernel
+from .club import (
+    P_DANGER,
+    P_ENDGAME_STOCK,
+    P_GO_OUT_MARGIN,
+    P_MIN_PILE_TAKE,
+    P_WANT_CANASTAS,
+    P_WILD_HOLD,
+)
+from .ids import POLICY_EXPERT
+
+NOT_WORTH = -1e9
+RANK_CARDS = 8          # natural cards of a rank in two packs (A2)
+
+
+@kernel
+def unseen_nb(S, seat, kind):
+    """Natural cards of ``kind`` the seat has not seen: not in its hand, on a meld, or in the
+    pile (every card of the pile was seen, A0.1)."""
+    n = RANK_CARDS - S.hands[seat, kind]
+    for side in range(2):
+        n -= S.melds[side, M_NAT, kind]
+    for i in range(S.st[ST_PILE_N]):
+        if S.pile[i] == kind:
+            n -= 1
+    return max(n, 0)
+
+
+@kernel
+def unknown_cards_nb(S, seat):
+    """Cards the seat cannot see: the other hands and the stock."""
+    n = stock_left_nb(S.st)
+    for s in range(4):
+        if s != seat:
+            for k in range(NKINDS):
+                n += S.hands[s, k]
+    return n
+
+
+@kernel
+def pair_chance_nb(unseen, hand, unknown):
+    """The chance that a hand of ``hand`` cards drawn from ``unknown`` cards holds two or more
+    of ``unseen`` given ones (hypergeometric)."""
+    if unseen < 2 or hand < 2 or unknown <= 0:
+        return 0.0
+    p0 = 1.0
+    for i in range(hand):
+        if unknown - i <= 0:
+            return 0.0
+        p0 *= max(unknown - unseen - i, 0) / (unknown - i)
+    p1 = 0.0
+    if unknown - unseen - hand + 1 > 0:
+        p1 = p0 * hand * unseen / (unknown - unseen - hand + 1)
+    return max(0.0, 1.0 - p0 - p1)
+
+
+@kernel
+def lead_nb(S, side):
+    """A rough lead of ``side`` on the table: 500 a canasta and the card values melded."""
+    lead = 0
+    for s in range(2):
+        sign = 1 if s == side else -1
+        lead += sign * 500 * canastas_nb(S.melds, s)
+        for r in range(FIRST_NATURAL, ACE + 1):
+            lead += sign * 10 * S.melds[s, M_NAT, r]
+    return lead
+
+
+@kernel
+def wants_out_nb(mac, S, seat, par, canastas_after):
+    """Whether the seat goes out now that it may (module docstring, "Going out")."""
+    side = seat % 2
+    stock = stock_left_nb(S.st)
+    if stock <= par[P_ENDGAME_STOCK]:
+        return True
+    if canastas_nb(S.melds, 1 - side) >= mac.canastas_to_go_out:
+        return True                                # the other side could go out first
+    if canastas_after < par[P_WANT_CANASTAS]:
+        return False
+    margin = par[P_GO_OUT_MARGIN]
+    return not (margin > 0 and lead_nb(S, side) >= margin and stock > 20)
+
+
+@kernel
+def club_keeps_three_nb(straight_kinds):
+    """A10: keep a three within three cards of the Straight (14 kinds)."""
+    return 1 if straight_kinds >= 11 else 0
+
+
+@kernel
+def club_takes_pile_nb(mac, S, seat, par, policy):
+    """A14: take the pile when it holds ``min_pile_take`` cards or the take completes a
+    canasta; never onto a new sevens or ace meld without a third card in hand (A46); an
+    unmelded ``expert`` chasing a special hand takes only a pile of ten or more."""
+    side = seat % 2
+    n = S.st[ST_PILE_N]
+    if S.sidev[side, SIDE_MELDED] == 0 and chases_special_nb(S, seat, policy) and n < 10:
+        return False
+    top = S.pile[n - 1]
+    size = S.melds[side, M_SIZE, top]
+    if (top == SEVEN or top == ACE) and size == 0 and S.hands[seat, top] < 4:
+        return False
+    return n >= par[P_MIN_PILE_TAKE] or size + 3 >= CANASTA
+
+
+@kernel
+def grouped_cards_nb(hand):
+    """Natural cards in groups of two or more of a rank (up to four a rank): how near the hand
+    is to the special hands built of groups (A51: Pairs, Zip Code, Garbage, Blast Off...)."""
+    n = 0
+    for k in range(FIRST_NATURAL, NKINDS):
+        if hand[k] >= 2:
+            n += min(hand[k], 4)
+    return n
+
+
+@kernel
+def chases_special_nb(S, seat, policy):
+    """``expert`` keeps a hand of ten grouped cards or more for a special hand (A51, A52) while
+    the stock is long, rather than open (after which no special hand may be laid)."""
+    return policy == POLICY_EXPERT and grouped_cards_nb(S.hands[seat]) >= 10 and \
+        stock_left_nb(S.st) >= 15
+
+
+@kernel
+def club_tries_opening_nb(S, seat, policy):
+    """A24-A28: open when it can, unless chasing a special hand."""
+    return not chases_special_nb(S, seat, policy)
+
+
+@kernel
+def start_ok_nb(S, seat, row, nat, wild):
+    """Whether a club player starts a meld of ``row`` with this step (sevens, aces and the wild
+    meld only when it can be completed, module docstring)."""
+    if row == WILD_ROW:
+        return wild >= 5
+    if row != SEVEN and row != ACE:
+        return True
+    return nat >= 5 or (nat == 4 and unseen_nb(S, seat, row) >= 3 and
+                        stock_left_nb(S.st) >= 25)
+
+
+@kernel
+def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
+    """Whether wild cards on a natural meld are worth it: completing a canasta the side needs,
+    or where naturals cannot complete it, or an opening that needs them."""
+    if pending:
+        return True
+    side = seat % 2
+    after = S.melds[side, M_SIZE, row] + nat + wild
+    if after < CANASTA:
+        return False
+    if endgame or canastas_nb(S.melds, side) < mac.canastas_to_go_out:
+        return True
+    missing = CANASTA - S.melds[side, M_NAT, row] - nat
+    return unseen_nb(S, seat, row) < missing
+
+
+@kernel
+def club_step_score_nb(mac, S, A, seat, i, pending, par):
+    """A club player's value of meld step ``i`` (module docstring)."""
+    side = seat % 2
+    hand = S.hands[seat]
+    row = A.steps[i, 0]
+    nat = A.steps[i, 1]
+    wild = A.steps[i, 2] + A.steps[i, 3]
+    size = S.melds[side, M_SIZE, row]
+    endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
+    if size == 0 and not start_ok_nb(S, seat, row, nat, wild):
+        return NOT_WORTH
+    if row == WILD_ROW and size > 0 and size + wild < CANASTA and not endgame:
+        return NOT_WORTH
+    if wild > 0 and row != WILD_ROW and not wild_use_ok_nb(mac, S, seat, row, nat, wild,
+                                                          pending, endgame):
+        return NOT_WORTH
+    held_wild = hand[DEUCE] + hand[JOKER] - wild
+    left = 0
+    for k in range(NKINDS):
+        left += hand[k]
+    left -= nat + wild
+    after = size + nat + wild
+    if left <= 1:
+        clean_new = 1 if after >= CANASTA else 0
+        if wants_out_nb(mac, S, seat, par, canastas_nb(S.melds, side) + clean_new):
+            return 5000.0
+        return NOT_WORTH
+    score = 10.0 * nat + (20.0 * (nat + wild) if endgame else 0.0)
+    if after >= CANASTA:
+        clean = wild == 0 and S.melds[side, M_DEUCE, row] + S.melds[side, M_JOKER, row] == 0
+        score += 400.0 if clean else 200.0
+    if wild > 0 and held_wild < par[P_WILD_HOLD] and not pending and after < CANASTA:
+        score -= 50.0
+    if (row == SEVEN or row == ACE) and hand[row] >= 3 and hand[row] - nat < 3:
+        score += 100.0                                   # A48: no three of them in hand
+    return score
+
+
+@kernel
+def club_step_nb(mac, S, A, seat, n, pending, par):
+    """The best step by :func:`club_step_score_nb`, or -1 when none is worth making (with an
+    opening pending it takes the best there is)."""
+    best = -1
+    best_score = 0.0
+    for i in range(n):
+        score = club_step_score_nb(mac, S, A, seat, i, pending, par)
+        if score <= NOT_WORTH:
+            continue
+        if score > best_score or (pending and best < 0):
+            best = i
+            best_score = score
+    return best
+
+
+@kernel
+def keep_value_nb(mac, S, seat, kind):
+    """What a card is worth keeping: pairs take the pile (A29), three make a meld, a card of
+    the side's live meld can be added; a dead rank is worth nothing (A22)."""
+    side = seat % 2
+    if is_dead_nb(mac, S.melds, side, kind):
+        return -1000.0
+    count = S.hands[seat, kind]
+    value = 10.0 if count == 1 else (60.0 if count == 2 else 100.0)
+    if S.melds[side, M_NAT, kind] > 0:
+        value += 40.0
+    if (kind == SEVEN or kind == ACE) and count >= 3:
+        value -= 150.0                                   # A48: three in hand cost 1,500
+    return value + mac_card_value_nb(mac, kind) / 10.0
+
+
+@kernel
+def club_discard_nb(mac, S, seat, legal, n, par):
+    """The legal discard with the least keep value plus danger: the chance the next opponent
+    holds a natural pair of its rank, times the pile it would take, times ``danger``."""
+    nxt = (seat + 1) % 4
+    opp_hand = 0
+    for k in range(NKINDS):
+        opp_hand += S.hands[nxt, k]
+    unknown = unknown_cards_nb(S, seat)
+    pile = S.st[ST_PILE_N] + 1
+    best = legal[0]
+    best_key = 1e18
+    for j in range(n):
+        k = legal[j]
+        key = keep_value_nb(mac, S, seat, k)
+        if k == DEUCE or k == JOKER:
+            key += 10000.0
+        elif not is_dead_nb(mac, S.melds, nxt % 2, k):
+            chance = pair_chance_nb(unseen_nb(S, seat, k), opp_hand, unknown)
+            key += par[P_DANGER] * 10.0 * chance * pile
+        if key < best_key:
+            best = k
+            best_key = key
+    return best
