@@ -167,6 +167,21 @@ def test_threes_are_laid_in_their_owners_turn_only():
     assert "A10" in rules_of(d.audit())
 
 
+def test_a_three_kept_at_the_deal_is_laid_when_the_partner_has_opened():
+    rules = "modern-american(mac_threes_timing=after_deal)"
+    d = Deal(["3r 3b 4 4 5 5 6 6 8 8 9 9 10", PLAIN, OPEN_ACES, PLAIN3], rules=rules,
+             stock="4 8 A K J J 5", dealer=0)
+    d.lay(0, "3b", "deal")                                     # seat 0 keeps its 3r (A10)
+    d.passes((1,), "Q")
+    d.play(2, ACES_KINGS, "9", talon=4)                       # seat 2 opens
+    d.passes((3,), "Q")
+    d.lay(0, "3r", "kept")                                     # laid before its first draw
+    assert played_out(d, 0) == []
+    d.events[0]["rules"] = "modern-american"
+    d.rules = parse_rules("modern-american")
+    assert "A10" in rules_of(d.audit())                        # first_turn: laid as dealt
+
+
 def test_a_kept_three_is_laid_once_the_side_has_melded():
     d = Deal([OPEN_ACES, PLAIN, "3r " + PLAIN[2:], PLAIN3], stock="8 A K J J Q Q")
     d.play(0, ACES_KINGS, "9", talon=4)

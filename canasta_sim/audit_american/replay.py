@@ -240,8 +240,10 @@ class Replay:
             self.report("A4b", f"three from {source!r}: accepted deal, stock, kept")
         elif source == "deal" and self.started[seat]:
             self.report("A9", f"seat {seat} lays a dealt three after its first turn began")
-        elif source == "kept" and not self.started[seat]:
-            self.report("A10", f"seat {seat} lays a 'kept' three before its first turn")
+        elif source == "kept" and not self.started[seat] and \
+                self.rules.mac_threes_timing == "first_turn":
+            self.report("A10", f"seat {seat} lays a 'kept' three before its first turn (its "
+                               "dealt threes are laid then)")
         self.remove(seat, [card], "lays the three", "A9")
         if ev.get("replacement") is None:
             if self.stock:
