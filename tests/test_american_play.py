@@ -190,3 +190,70 @@ def test_simulate_and_replay_commands(tmp_path):
     result = CliRunner().invoke(cli, ["replay", "--rules", "modern-american", "--deals", "4",
                                       "--policies", "random", "--pretty"])
     assert result.exit_code == 0 and "threes" in result.stdout
+
+
+@pytest.mark.parametrize("rules", ["modern-american(ask_permission=required)",
+                                   "modern-american(mac_ask_limit=once_per_side)",
+                                   "modern-american(ask_permission=never)"])
+def test_asking_the_partner(rules):
+    """A41: a player may ask before going out (must, under ``required``); the answer binds:
+    after a yes the seat goes out that turn, after a no it does not; at most one question per
+    player (or per side) in a deal; never under ``never``."""
+    r = parse_rules(rules)
+    asked = 0
+    for events in trace_events(rules, 4, 0, 150, "random"):
+        seen = {}
+        for i, ev in enumerate(events):
+            if ev["ev"] != "ask":
+                continue
+            asked += 1
+            assert r.ask_permission != "never"
+            key = ev["seat"] if r.mac_ask_limit == "once_per_player" else ev["seat"] % 2
+            assert key not in seen
+            seen[key] = ev["answer"]
+            rest = [e for e in events[i + 1:] if e.get("seat") == ev["seat"] or
+                    e["ev"] in ("end", "score")]
+            turn = []
+            for e in rest:
+                turn.append(e["ev"])
+                if e["ev"] in ("discard", "end"):
+                    break
+            if ev["answer"]:
+                assert "out" in [e["ev"] for e in rest[:len(turn) + 1]], turn
+            else:
+                assert turn[-1] == "discard"
+        if r.ask_permission == "required":
+            for i, ev in enumerate(events):
+                if ev["ev"] == "out":          # asked this turn (or its asks were used up)
+                    turn = [e for e in events[:i] if e.get("seat") == ev["seat"]]
+                    last_draw = max(j for j, e in enumerate(turn) if e["ev"] in ("draw", "take"))
+                    asked_now = any(e["ev"] == "ask" for e in turn[last_draw:])
+                    assert asked_now or ev["seat"] in seen
+    if r.ask_permission != "never":
+        assert asked > 0
+
+
+def test_the_balance_example_reads_a_games_run():
+    """examples/american_balance.py (docs/american.md, Balance) on a small run: the shares of
+    the deals' ends add to one, the special hands counted by name add to those laid, and the
+    first player's edge is the mean of its per-deal margins."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "american_balance.py"
+    spec = importlib.util.spec_from_file_location("american_balance", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    games, deals = canasta_sim.simulate(games=15, seed=3, rules="modern-american",
+                                        policies="expert")
+    g, d = canasta_sim.to_pandas(games), canasta_sim.to_pandas(deals)
+    out = module.balance(g, d)
+    assert out["games"] == 15 and out["deals"] == len(d)
+    assert abs(out["ends_out"][0] + out["ends_stock"][0] + out["ends_special"][0] - 1) < 1e-9
+    named = sum(v for k, v in out.items() if k.startswith("special "))
+    assert named == round(out["ends_special"][0] * len(d))
+    first = (d.dealer + 1) % 2
+    margin = (d.s0_score - d.s1_score).where(first == 0, d.s1_score - d.s0_score)
+    assert abs(out["first_player_edge"][0] - margin.mean()) < 1e-6
+    low, high = out["first_player_edge"][1:]
+    assert low <= out["first_player_edge"][0] <= high

@@ -23,11 +23,14 @@ meld it cannot complete soon, lays a special hand at once, and discards the card
 least (a dead rank's card first, then a single of low value).
 """
 from ..game.american.melds import CANASTA, WILD_ROW, is_dead_nb, mac_card_value_nb
+from ..game.american.steps import is_out_step_nb
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
 from ..game.rng import STREAM_POLICY, rand_below_nb
 from ..game.slots import M_NAT, M_SIZE
 from ..jit import kernel
 from .american_club import (
+    NOT_WORTH,
+    best_step_nb,
     club_discard_nb,
     club_keeps_three_nb,
     club_step_nb,
@@ -35,8 +38,6 @@ from .american_club import (
     club_tries_opening_nb,
 )
 from .ids import POLICY_GREEDY, POLICY_RANDOM
-
-NOT_WORTH = -1e9      # greedy: a step it never makes
 
 
 @kernel
@@ -85,6 +86,28 @@ def lays_special_nb(pol, S, seat):
     """A52: lay the special hand held.  ``random`` tosses a coin; ``greedy`` always lays it."""
     if is_random_nb(pol, seat):
         return coin_nb(S, seat)
+    return True
+
+
+@kernel
+def asks_partner_nb(pol, params, mac, S, A, seat, n, required):
+    """A41: ask the partner before going out (the seat could go out by one of its ``n``
+    listed steps).  ``random`` tosses a coin.  The others ask only where asking is required,
+    and then only when the step they would make goes out."""
+    if is_random_nb(pol, seat):
+        return coin_nb(S, seat)
+    if not required:
+        return False
+    i = pick_step_nb(pol, params, mac, S, A, seat, n, False)
+    return i >= 0 and is_out_step_nb(mac, S, A, seat, i)
+
+
+@kernel
+def answers_yes_nb(pol, params, mac, S, partner):
+    """A41: the partner's binding answer.  ``random`` tosses a coin; ``greedy`` and the club
+    players answer yes (they cannot tell what their partner's hand would score)."""
+    if is_random_nb(pol, partner):
+        return coin_nb(S, partner)
     return True
 
 
@@ -160,16 +183,9 @@ def greedy_step_score_nb(mac, S, A, seat, i, pending):
 def greedy_step_nb(mac, S, A, seat, n, pending):
     """``greedy``'s step: the best by :func:`greedy_step_score_nb`; stop when none is worth
     making (unless an opening is pending, when it takes the best there is)."""
-    best = -1
-    best_score = 0.0
     for i in range(n):
-        score = greedy_step_score_nb(mac, S, A, seat, i, pending)
-        if score <= NOT_WORTH:
-            continue
-        if score > best_score or (pending and best < 0):
-            best = i
-            best_score = score
-    return best
+        A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending)
+    return best_step_nb(A.scores, n, pending)
 
 
 @kernel

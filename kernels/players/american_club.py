@@ -237,12 +237,20 @@ def club_step_score_nb(mac, S, A, seat, i, pending, par):
 
 @kernel
 def club_step_nb(mac, S, A, seat, n, pending, par):
-    """The best step by :func:`club_step_score_nb`, or -1 when none is worth making (with an
-    opening pending it takes the best there is)."""
+    """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`)."""
+    for i in range(n):
+        A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par)
+    return best_step_nb(A.scores, n, pending)
+
+
+@kernel
+def best_step_nb(scores, n, pending):
+    """The index of the best of ``n`` scored steps, or -1 when none scores above 0 (with an
+    opening pending, the best there is; a step scored NOT_WORTH is never made)."""
     best = -1
     best_score = 0.0
     for i in range(n):
-        score = club_step_score_nb(mac, S, A, seat, i, pending, par)
+        score = scores[i]
         if score <= NOT_WORTH:
             continue
         if score > best_score or (pending and best < 0):

@@ -19,12 +19,14 @@ going-out step.
 """
 from ...jit import kernel
 from ..cards import BLACK3, NKINDS, RED3
+from ..rules_nb import Ask
 from ..slots import M_SIZE, ST_PILE_N, WS_HAND
 from ..state import row_total_nb
 from .discard import discard_ok_nb, holds_non_swad_nb, keeps_discard_nb, may_go_out_nb
 from .melds import CANASTA, meld_steps_nb, place_nb
 from .pile import TALON_NONE, can_take_nb
-from .state import X_PRE_ONLY, X_TURN_FRESH, X_TURN_OPENING, X_TURN_TALON, X_TURN_TOOK
+from .rules_nb import AskLimit
+from .state import X_ASKED, X_PRE_ONLY, X_TURN_FRESH, X_TURN_OPENING, X_TURN_TALON, X_TURN_TOOK
 
 GOES_ON = 0       # step_kind_nb: the player keeps cards to discard and keep
 GOES_OUT = 1      # the step leaves his going-out discard (A39)
@@ -108,3 +110,31 @@ def may_take_nb(mac, S, seat):
     n = st[ST_PILE_N]
     top = S.pile[n - 1] if n > 0 else -1
     return can_take_nb(mac, S.melds, seat % 2, S.hands[seat], top, n)
+
+
+@kernel
+def is_out_step_nb(mac, S, A, seat, i):
+    """Whether listed step ``i`` goes out (A39)."""
+    return step_kind_nb(mac, S, A, seat, A.steps[i, 0], A.steps[i, 1], A.steps[i, 2],
+                        A.steps[i, 3], True) == GOES_OUT
+
+
+@kernel
+def keep_out_steps_nb(mac, S, A, seat, n):
+    """Keep only the steps of ``A.steps[:n]`` that go out (A39); returns their number."""
+    kept = 0
+    for i in range(n):
+        if is_out_step_nb(mac, S, A, seat, i):
+            for c in range(4):
+                A.steps[kept, c] = A.steps[i, c]
+            kept += 1
+    return kept
+
+
+@kernel
+def may_ask_nb(mac, A, seat):
+    """A41: whether ``seat`` may still ask its partner this deal (once per player, or once per
+    side with ``mac_ask_limit=once_per_side``), and the rules let anyone ask."""
+    if mac.ask_permission == Ask.NEVER or A.x[X_ASKED + seat] == 1:
+        return False
+    return mac.mac_ask_limit != AskLimit.ONCE_PER_SIDE or A.x[X_ASKED + (seat + 2) % 4] == 0

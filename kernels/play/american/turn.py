@@ -41,6 +41,7 @@ from ...game.american.pile import (
 from ...game.american.rules_nb import ThreesTiming
 from ...game.american.special import NONE, special_hand_nb
 from ...game.american.state import (
+    X_ASKED,
     X_KEPT,
     X_NLOG,
     X_PRE_ONLY,
@@ -64,14 +65,18 @@ from ...game.american.steps import (
     GOES_ON,
     GOES_OUT,
     TALON_LAST,
+    is_out_step_nb,
+    keep_out_steps_nb,
     legal_discard_nb,
     legal_steps_nb,
+    may_ask_nb,
     may_take_nb,
     step_kind_nb,
 )
 from ...game.american.threes import may_keep_three_nb, threes_in_nb
 from ...game.cards import BLACK3, NKINDS, RED3
-from ...game.layout import END_SPECIAL, END_STOCK, EV_SPECIAL
+from ...game.layout import END_SPECIAL, END_STOCK, EV_ASK, EV_SPECIAL
+from ...game.rules_nb import Ask
 from ...game.slots import (
     SEAT_HAD_TURN,
     SIDE_MELDED,
@@ -84,9 +89,11 @@ from ...game.slots import (
     WS_ORDER,
 )
 from ...game.state import row_total_nb
-from ...game.trace_events import ev_begin_nb, ev_push_nb
+from ...game.trace_events import ev_begin_nb, ev_push_nb, ev_simple_nb
 from ...jit import kernel
 from ...players.american import (
+    answers_yes_nb,
+    asks_partner_nb,
     keeps_three_nb,
     lays_special_nb,
     pick_discard_nb,
@@ -210,9 +217,14 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
-        n = legal_steps_nb(mac, S, A, seat, True)
+        n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
+        if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
+            n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
         pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
-        i = pick_step_nb(pol, params, mac, S, A, seat, n, pending)
+        bound = A.x[X_TURN_ANSWER] == 1                # A41: a yes binds him to go out
+        i = pick_step_nb(pol, params, mac, S, A, seat, n, pending or bound)
+        if i < 0 and bound and n > 0:
+            i = 0
         if i < 0:
             return GOES_ON
         row = A.steps[i, 0]
@@ -223,6 +235,34 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
         apply_step_nb(S, A, buf, seat, row, nat, deuces, jokers)
         if kind != GOES_ON:
             return kind
+
+
+@kernel
+def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
+    """A41: when the seat could go out by one of its ``n`` steps, it may ask its partner first
+    (must, with ``ask_permission=required``, while its asks last: a player who may ask and
+    does not, may not go out that turn); the answer binds for the turn: yes leaves only the
+    going-out steps and the player must take one, no removes them.  Returns the steps left."""
+    if row_total_nb(S.hands[seat]) > 10 or not may_ask_nb(mac, A, seat):
+        return n
+    outs = 0
+    for i in range(n):
+        outs += 1 if is_out_step_nb(mac, S, A, seat, i) else 0
+    if outs == 0:
+        return n
+    required = mac.ask_permission == Ask.REQUIRED
+    if not asks_partner_nb(pol, params, mac, S, A, seat, n, required):
+        if not required:
+            return n
+        A.x[X_TURN_ANSWER] = 0                  # did not ask: may not go out this turn
+        return legal_steps_nb(mac, S, A, seat, False)
+    answer = 1 if answers_yes_nb(pol, params, mac, S, (seat + 2) % 4) else 0
+    A.x[X_ASKED + seat] = 1
+    A.x[X_TURN_ANSWER] = answer
+    ev_simple_nb(S.st, buf, EV_ASK, seat, answer, 0)
+    if answer == 1:
+        return keep_out_steps_nb(mac, S, A, seat, n)                     # A41: binding
+    return legal_steps_nb(mac, S, A, seat, False)
 
 
 @kernel
