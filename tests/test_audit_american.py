@@ -501,7 +501,7 @@ def move_after(d, line, anchor):
 @pytest.mark.parametrize("change, rule", [
     (lambda d: first(d, "ask").update(answer=False), "A41"),
     (lambda d: d.events.insert(d.events.index(first(d, "ask")), dict(first(d, "ask"))), "A41"),
-    (lambda d: move_after(d, first(d, "ask"), first(d, "meld", rank="J")), "A41"),
+    (lambda d: move_after(d, first(d, "ask"), first(d, "discard", seat=0, card="8")), "A12"),
     (lambda d: first(d, "out").update(concealed=True), "A42"),
     (lambda d: d.events.remove(first(d, "out")), "A39"),
 ])
@@ -825,6 +825,13 @@ def test_ask_knobs():
     assert "A41" in rules_of(quick_out("modern-american(ask_permission=never)").audit())
     assert "A41" in rules_of(quick_out("modern-american(ask_permission=required)",
                                        ask=None).audit())
+    d = quick_out("modern-american(ask_permission=required)", ask=None)
+    d.events.insert(2, {"ev": "ask", "seat": 0, "answer": False})    # its question is spent
+    assert d.audit() == []
+    d = quick_out(ask=None)                         # asking right before the going-out step
+    d.events.insert(d.events.index(first(d, "meld", rank="J")),
+                    {"ev": "ask", "seat": 0, "answer": True})
+    assert d.audit() == []
 
 
 def ace_take(rules):

@@ -44,7 +44,6 @@ class Turn:
         self.fresh = set()          # ranks of melds started this turn (A20a)
         self.opened = False         # the opening's conditions were met (A25-A28)
         self.why_not = ""           # why they were not, so far
-        self.melded = False         # a meld line in this turn (A41 timing)
         self.ask = None             # the partner's answer (A41)
         self.three_ok = False       # the previous line was this seat's draw or three (A9)
         self.threes_checked = False
@@ -338,7 +337,6 @@ class Replay:
         seat = ev.get("seat")
         self.in_turn(seat, ("main",))
         self.settle_draw(seat)
-        self.turn.melded = True
         cards = list(ev.get("cards", []))
         side = self.side_of(seat)
         had = self.holds_non_swad(self.hands[seat], side)
@@ -449,18 +447,22 @@ class Replay:
         return True, ""
 
     # ---- asking, discarding, going out (A16, A17, A35-A41) -----------------------------------
+    def ask_key(self, seat: int):
+        """A41: whose question it is: the seat's, or its side's (``mac_ask_limit``)."""
+        return seat if self.rules.mac_ask_limit == "once_per_player" else self.side_of(seat)
+
     def on_ask(self, ev: dict) -> None:
-        """A41: ask the partner once (per player or per side), before melding; binding."""
+        """A41: ask the partner once (per player or per side), at any point of the turn
+        before its discard (docs/american.md: the engine asks before the going-out step);
+        the answer binds."""
         seat = ev.get("seat")
         self.in_turn(seat, ("main",))
         self.settle_draw(seat)
-        key = seat if self.rules.mac_ask_limit == "once_per_player" else self.side_of(seat)
+        key = self.ask_key(seat)
         if self.rules.ask_permission == "never":
             self.report("A41", "asks permission under ask_permission=never")
         if self.asked[key]:
             self.report("A41", f"seat {seat} asks again ({self.rules.mac_ask_limit})")
-        if self.turn.melded:
-            self.report("A41", "asks after melding in this turn (as R42)")
         self.asked[key] += 1
         self.turn.ask = bool(ev.get("answer"))
 
@@ -531,8 +533,10 @@ class Replay:
             self.report("A40", f"seat {seat} goes out with incomplete {blocking} melds")
         if turn.ask is False:
             self.report("A41", f"seat {seat} goes out after its partner said no")
-        if rules.ask_permission == "required" and turn.action == "draw" and turn.ask is not True:
-            self.report("A41", f"seat {seat} goes out without asking (ask_permission=required)")
+        if rules.ask_permission == "required" and turn.action == "draw" and \
+                turn.ask is None and not self.asked[self.ask_key(seat)]:     # as R42
+            self.report("A41", f"seat {seat} goes out in a turn that began with a draw "
+                               "without asking, its question not spent (ask_permission=required)")
 
     def on_out(self, ev: dict) -> None:
         """A39, A42: the seat emptied its hand by a discard; no concealed going out."""
