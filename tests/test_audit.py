@@ -21,7 +21,9 @@ CASES = [("classic", "random"), ("classic", "greedy"), ("classic", "careful,expe
          ("modern-american", "random"), ("modern-american", "greedy"),
          ("modern-american-pagat", "expert,builder,careful,rush"),
          ("modern-american(mac_talon_source=set_aside,mac_threes_timing=after_deal)",
-          "random,greedy,expert,random")]
+          "random,greedy,expert,random"),
+         ("modern-american(ask_permission=required,mac_ask_limit=once_per_side)",
+          "rush,builder,random,expert")]
 
 
 @pytest.mark.parametrize("rules, policies", CASES)
