@@ -180,11 +180,23 @@ def read_deals(lines, name="-"):
         yield deal
 
 
+def _audit_family(events: list, rules, previous) -> list:
+    """The family's checker: Modern American deals are replayed against A1-A54
+    (canasta_sim/audit_american; ``previous``, the deal before in the stream, for a game's
+    scores and dealers), classic and cutthroat deals by :func:`audit_deal`."""
+    if rules.family == "modern_american":
+        from canasta_sim.audit_american import audit_american_deal, game_problems
+
+        return game_problems(previous, events, rules) + audit_american_deal(events, rules)
+    return audit_deal(events, rules)
+
+
 def audit_stream(deals):
     """Audit every deal, yielding a (deal number, problem) pair per problem found.  A deal
     that does not end with ``score`` is reported as incomplete."""
     from canasta_sim.rules import parse_rules
 
+    previous = None
     for events in deals:
         number = events[0].get("deal")
         try:
@@ -196,8 +208,9 @@ def audit_stream(deals):
             yield number, "incomplete deal: it does not end with a score line"
             continue
         try:
-            problems = audit_deal(events, rules)
+            problems = _audit_family(events, rules, previous)
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             problems = [f"malformed event: {type(exc).__name__}: {exc}"]
+        previous = events
         for problem in problems:
             yield number, problem

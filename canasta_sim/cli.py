@@ -540,8 +540,10 @@ def audit(traces):
     canasta-sim's own checker (canasta_sim/audit.py, which never calls the kernels)
     and prints one line per problem: cards that come from where they are not, cards
     that appear or vanish (R2), melds and hands against the score (R54-R56) and the
-    canasta counts (R23); then 'deals=N problems=P'. Exit status 0 if there are no
-    problems, 1 if there are, 2 for a file that cannot be read.
+    canasta counts (R23); then 'deals=N problems=P'. Modern American deals are replayed
+    against every rule of the family (A1-A54, canasta_sim/audit_american), each problem
+    named by its rule. Exit status 0 if there are no problems, 1 if there are, 2 for a
+    file that cannot be read.
 
     \b
     Examples:

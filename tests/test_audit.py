@@ -17,7 +17,13 @@ CASES = [("classic", "random"), ("classic", "greedy"), ("classic", "careful,expe
          ("six-player-3x2", "random"), ("seed-a", "expert"), ("seed-b", "builder"),
          ("cutthroat", "careful,expert,builder"), ("cutthroat-pagat", "expert,greedy,rush"),
          ("cutthroat(cutthroat_same_rank_melds=merge)", "careful,builder,random"),
-         ("cutthroat(cutthroat_partner_share=half)", "random")]
+         ("cutthroat(cutthroat_partner_share=half)", "random"),
+         ("modern-american", "random"), ("modern-american", "greedy"),
+         ("modern-american-pagat", "expert,builder,careful,rush"),
+         ("modern-american(mac_talon_source=set_aside,mac_threes_timing=after_deal)",
+          "random,greedy,expert,random"),
+         ("modern-american(ask_permission=required,mac_ask_limit=once_per_side)",
+          "rush,builder,random,expert")]
 
 
 @pytest.mark.parametrize("rules, policies", CASES)
