@@ -280,7 +280,8 @@ def keep_value_nb(mac, S, seat, kind):
 @turn_step
 def club_discard_nb(mac, S, seat, legal, n, par):
     """The legal discard with the least keep value plus danger: the chance the next opponent
-    holds a natural pair of its rank, times the pile it would take, times ``danger`` (``DANGER_SCALE`` points)."""
+    holds a natural pair of its rank, times the pile it would take, times ``danger``
+    (``DANGER_SCALE`` points a unit)."""
     nxt = (seat + 1) % 4
     opp_hand = 0
     for k in range(NKINDS):
