@@ -72,12 +72,13 @@ def _wild_pair(hand: Counter, pagat: bool) -> bool:
 
 def _grouped(hand: Counter, sizes: tuple, wild_group: bool) -> bool:
     """Natural groups of exactly ``sizes``, or with ``wild_group`` one of them made of the
-    hand's wild cards (at most one wild group, any mix of 2s and jokers)."""
+    hand's wild cards (at most one wild group, any mix of 2s and jokers, except that a wild
+    group of two is a wild pair, 2-2 or joker-joker: reading 10)."""
     wilds = hand["2"] + hand["JK"]
     groups = _natural_groups(hand)
     if wilds == 0:
         return groups == sorted(sizes)
-    if not wild_group or wilds not in sizes:
+    if not wild_group or wilds not in sizes or (wilds == 2 and not _wild_pair(hand, False)):
         return False
     rest = list(sizes)
     rest.remove(wilds)
