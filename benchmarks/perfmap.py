@@ -66,15 +66,12 @@ def main(argv=None) -> int:
         print(__doc__)
         return 2
     kept = _keep_objects()
-    import numpy as np
-    from canasta_sim.kernels.game import layout
-
     from canasta_sim.runner import play_range, prepare
 
     policy, deals = args[0], int(args[1])
     rules = args[2] if len(args) > 2 else "classic"
     plan = prepare(deals, 20261129, rules, policy)
-    out = np.ones((deals, layout.NCOLS), np.int64)
+    out = plan.new_rows(deals, fill=1)
     play_range(plan, 0, out[:min(deals, 100)])          # load (or compile) the kernels
     entries = write_perf_map(kept)
     start = time.perf_counter()

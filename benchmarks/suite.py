@@ -116,12 +116,9 @@ def kernel_run(plan, threads: int, keep=None):
     of its last call are kept in ``keep["rows"]`` (for ``--check``).  The rows are written
     into one array allocated and touched before any timing, so that the first-touch page
     faults of a fresh array are not counted as play."""
-    import numpy as np
-    from canasta_sim.kernels.game import layout
-
     from canasta_sim.runner import WorkPool
 
-    out = np.ones((plan.deals, layout.NCOLS), dtype=np.int64)
+    out = plan.new_rows(plan.deals, fill=1)
 
     def run():
         with WorkPool(threads) as pool:

@@ -25,7 +25,6 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from canasta_sim import runner
-from canasta_sim.kernels.game import layout
 from canasta_sim.rules import parse_rules
 from canasta_sim.stats import MatchStats
 
@@ -63,7 +62,7 @@ def start_arm(plan, first: int, count: int, pool=None):
     if games:
         rows = runner.play_game_range(plan, first, count)
     else:
-        rows = np.zeros((count, layout.NCOLS), dtype=np.int64)
+        rows = plan.new_rows(count)
         runner.play_range(plan, first, rows)
     return lambda: rows
 

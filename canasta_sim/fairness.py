@@ -81,12 +81,6 @@ def rearrange_hidden(S, seat: int, rng) -> bool:
     return pool != before
 
 
-def _rows(n: int) -> np.ndarray:
-    """Zeroed result rows for ``n`` deals."""
-    from canasta_sim.kernels.game import layout
-    return np.zeros((n, layout.NCOLS), np.int64)
-
-
 def _own_events(buf, used: int, seat: int) -> list:
     """The turn's events (as int lists) up to the first event of another seat or an ask's
     answer: what the seat itself decided and did."""
@@ -211,7 +205,7 @@ def interface_check(plan, decision_limit: float = DECISION_LIMIT):
     """Play the plan's deals; returns (Check, rows, deals per second on one thread).
     PolicyError if a user policy breaks the interface or one of its decisions takes longer
     than ``decision_limit`` seconds."""
-    out = _rows(plan.deals)
+    out = plan.new_rows(plan.deals)
     start = time.perf_counter()
     play_watched(plan, plan.first_deal, out, decision_limit)
     seconds = time.perf_counter() - start
@@ -223,7 +217,7 @@ def repeat_check(plan, rows) -> Check:
     """Play the deals again: the rows must be identical."""
     from canasta_sim.runner import play_range
 
-    again = _rows(plan.deals)
+    again = plan.new_rows(plan.deals)
     play_range(plan, plan.first_deal, again)
     same = np.array_equal(rows, again)
     if same:
@@ -313,7 +307,7 @@ def explain_failure(plan, exc) -> str:
     users = tuple(u._replace(python=True) if u is not None else None for u in plan.users)
     slow = plan._replace(users=users)
     try:
-        play_range(slow, info["deal"], _rows(1))
+        play_range(slow, info["deal"], slow.new_rows(1))
     except PolicyError as again:
         if again.info.get("kind") == "raised":
             return f"{again} (found by playing deal {info['deal']} again as plain Python)"

@@ -51,6 +51,15 @@ class Plan(NamedTuple):
     first_game: int = 0
     users: tuple = ()           # per seat: the user policy (canasta_sim.user_policy) or None
 
+    @property
+    def ncols(self) -> int:
+        """How wide a deal's result row is for this rule set (layout.row_ncols)."""
+        return layout.row_ncols(self.rules.american)
+
+    def new_rows(self, n: int, fill: int = 0) -> np.ndarray:
+        """``n`` result rows (int64, n x :attr:`ncols`), every value ``fill``."""
+        return np.full((n, self.ncols), fill, dtype=np.int64)
+
 
 # --------------------------------------------------------------------------------------------
 # Validation
@@ -292,12 +301,15 @@ def _engine():
 
 
 def play_range(plan: Plan, first: int, out: np.ndarray, table=None) -> None:
-    """Play deals first..first+len(out)-1 into the rows of ``out`` (n x NCOLS int64).
+    """Play deals first..first+len(out)-1 into the rows of ``out`` (n x ``plan.ncols`` int64).
 
     This is the unit of work: any range of deals, on any thread or machine, fills
     exactly the rows a single run gives those deals.  The kernel releases the GIL.
     ``table``: the policy table to use (:func:`policy_table`; a watcher reads its counts).
     """
+    if out.shape[1] < plan.ncols:
+        raise ValueError(f"result rows are {out.shape[1]} wide; this rule set's are "
+                         f"{plan.ncols} (Plan.new_rows)")
     if out.shape[0]:
         table = policy_table(plan) if table is None else table
         if plan.rules.american:
@@ -376,9 +388,9 @@ class WorkPool:
 
     def start_deals(self, plan: Plan, first: int, n: int, out=None) -> _Chunk:
         """Begin playing deals first..first+n-1; the chunk's result is their rows (in
-        ``out``, n x NCOLS int64, if given: the benchmarks touch it before the clock)."""
+        ``out``, n x ``plan.ncols`` int64, if given: the benchmarks touch it before the clock)."""
         if out is None:
-            out = np.zeros((n, layout.NCOLS), dtype=np.int64)
+            out = plan.new_rows(n)
         futures = [self._pool.submit(play_range, plan, first + a, out[a:b])
                    for a, b in self.pieces(n)]
         return _Chunk(first, n, futures, lambda _: out)
@@ -501,7 +513,7 @@ def play_game_range(plan: Plan, first_game: int, n: int) -> GameRows:
     done = 0
     while done < n or not deal_parts:
         room = layout.MAX_GAME_DEALS + DEALS_PER_GAME_GUESS * (n - done)
-        rows = np.zeros((room, layout.NCOLS), dtype=np.int64)
+        rows = plan.new_rows(room)
         extras = np.zeros((room, layout.D_NCOLS), dtype=np.int64)
         table = policy_table(plan)
         if plan.rules.american:

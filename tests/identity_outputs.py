@@ -80,13 +80,11 @@ def mixed_for(preset: str) -> str:
 
 
 def play(rules, policies, deals, seed=SEED, scores=None):
-    """Result rows (int64, deals x NCOLS) of one plain run."""
-    from canasta_sim.kernels.game import layout
-
+    """Result rows (int64, deals x layout.CLASSIC_NCOLS) of one plain run."""
     from canasta_sim.runner import play_range, prepare
 
     plan = prepare(deals, seed, rules, policies, scores)
-    out = np.zeros((deals, layout.NCOLS), np.int64)
+    out = plan.new_rows(deals)
     play_range(plan, 0, out)
     return classic_columns(out)
 

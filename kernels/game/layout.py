@@ -48,8 +48,17 @@ MAC_SIDE_FIELDS = ("canastas", "clean_canastas", "dirty_canastas", "aces_canasta
                    "sevens_canastas", "wild_canastas", "incomplete", "hand_penalty",
                    "red_threes", "black_threes", "threes_dealt", "talon", "special")
 MAC_SIDE_STRIDE = len(MAC_SIDE_FIELDS)
-NCOLS = MAC_SIDE_BASE + MAC_SIDE_STRIDE * 2
+NCOLS = MAC_SIDE_BASE + MAC_SIDE_STRIDE * 2                # the widest row: a Modern American deal
 CLASSIC_NCOLS = COL_LONE_SEAT    # the columns every layout fills; the rest are a family's
+CLASSIC_ROW_NCOLS = COL_FORMED_BY + 1   # a classic or cutthroat deal's row: no family columns
+
+
+def row_ncols(american: bool) -> int:
+    """How wide a deal's result row is: NCOLS for Modern American, CLASSIC_ROW_NCOLS for the
+    classic layouts, whose kernels never write the family's columns (a narrower row keeps
+    classic's memory traffic and its table build as they were before the family came)."""
+    return NCOLS if american else CLASSIC_ROW_NCOLS
+
 FORMED_NONE = 0
 FORMED_TAKE = 1
 FORMED_OUT = 2

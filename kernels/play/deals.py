@@ -88,6 +88,37 @@ def game_over_nb(rules, cum):
     return GAME_ON, -1
 
 
+@kernel
+def open_game_deal_nb(extras, k, game, cum):
+    """Deal ``k`` of game ``game`` begins: its extras row says the game, the deal's place in
+    it and every side's cumulative score before it (R58)."""
+    extras[k, D_GAME] = game
+    extras[k, D_DEAL_IN_GAME] = k
+    for side in range(MAX_SIDES):
+        extras[k, D_CUM_BEFORE + side] = cum[side]
+
+
+@kernel
+def close_game_deal_nb(row, k, num_sides, num_players, cum, game_row):
+    """Deal ``k`` of a game has been played into ``row``: its scores join the cumulative
+    scores (R58) and the next dealer is returned (R5: the deal passes clockwise)."""
+    if k == 0:
+        game_row[G_FIRST_DEALER] = row[COL_DEALER]
+    for side in range(num_sides):
+        cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]          # R58
+    return (row[COL_DEALER] + 1) % num_players                              # R5
+
+
+@kernel
+def close_game_nb(game_row, deals, ended, winner, cum):
+    """The game's own row once its last deal is played (``GAME_CUT`` if it never ended)."""
+    game_row[G_DEALS] = deals
+    game_row[G_WINNER] = winner
+    game_row[G_ENDED] = GAME_CUT if ended == GAME_ON else ended
+    for side in range(MAX_SIDES):
+        game_row[G_FINAL + side] = cum[side]
+
+
 @level
 def play_game_nb(rules, S, buf, seed, game, table, cum, game_row, rows, extras):
     """Play game ``game`` to its end; one result row and one extras row per deal.
@@ -99,28 +130,15 @@ def play_game_nb(rules, S, buf, seed, game, table, cum, game_row, rows, extras):
     winner = -1
     k = 0
     while ended == GAME_ON and k < MAX_GAME_DEALS:
-        row = rows[k]
-        extras[k, D_GAME] = game
-        extras[k, D_DEAL_IN_GAME] = k
-        for side in range(MAX_SIDES):
-            extras[k, D_CUM_BEFORE + side] = cum[side]
-        play_deal_nb(rules, S, buf, seed, game * GAME_STRIDE + k, dealer, table, cum, row)
-        if k == 0:
-            game_row[G_FIRST_DEALER] = row[COL_DEALER]
-        dealer = (row[COL_DEALER] + 1) % rules.num_players      # R5: passes clockwise
-        for side in range(rules.num_sides):
-            cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]   # R58
+        open_game_deal_nb(extras, k, game, cum)
+        play_deal_nb(rules, S, buf, seed, game * GAME_STRIDE + k, dealer, table, cum, rows[k])
+        dealer = close_game_deal_nb(rows[k], k, rules.num_sides, rules.num_players, cum,
+                                    game_row)
         k += 1
         if user_failed_nb(table.pol, game * GAME_STRIDE + k - 1):
             break                           # the Python face raises (kernels/players/user.py)
         ended, winner = game_over_nb(rules, cum)
-    if ended == GAME_ON:
-        ended = GAME_CUT
-    game_row[G_DEALS] = k
-    game_row[G_WINNER] = winner
-    game_row[G_ENDED] = ended
-    for side in range(MAX_SIDES):
-        game_row[G_FINAL + side] = cum[side]
+    close_game_nb(game_row, k, ended, winner, cum)
     return k
 
 

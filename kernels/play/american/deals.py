@@ -49,23 +49,13 @@ from ...game.layout import (
     COL_TRACE_OVERFLOW,
     COL_TURNS,
     COL_UPCARDS,
-    D_CUM_BEFORE,
-    D_DEAL_IN_GAME,
-    D_GAME,
     END_STOCK,
     EV_END,
-    G_DEALS,
-    G_ENDED,
-    G_FINAL,
-    G_FIRST_DEALER,
-    G_WINNER,
-    GAME_CUT,
     GAME_STRIDE,
     GAME_TARGET,
     MAC_SIDE_BASE,
     MAC_SIDE_STRIDE,
     MAX_GAME_DEALS,
-    MAX_SIDES,
     S_CANASTA_BONUS,
     S_HAND,
     S_MELDED,
@@ -94,7 +84,13 @@ from ...game.slots import (
 )
 from ...game.trace_events import ev_simple_nb
 from ...jit import kernel
-from ..deals import GAME_ON, game_over_nb
+from ..deals import (
+    GAME_ON,
+    close_game_deal_nb,
+    close_game_nb,
+    game_over_nb,
+    open_game_deal_nb,
+)
 from .turn import DEAL_OVER, MAX_TURNS, deal_threes_nb, play_turn_nb
 
 # the family's own result columns, per side (layout.MAC_SIDE_FIELDS order)
@@ -229,29 +225,16 @@ def play_mac_game_nb(mac, S, A, buf, pol, params, seed, game, cum, game_row, row
     k = 0
     while ended == GAME_ON and k < MAX_GAME_DEALS:
         row = rows[k]
-        extras[k, D_GAME] = game
-        extras[k, D_DEAL_IN_GAME] = k
-        for side in range(MAX_SIDES):
-            extras[k, D_CUM_BEFORE + side] = cum[side]
+        open_game_deal_nb(extras, k, game, cum)
         play_mac_deal_nb(mac, S, A, buf, pol, params, seed, game * GAME_STRIDE + k, dealer,
                          cum, row)
-        if k == 0:
-            game_row[G_FIRST_DEALER] = row[COL_DEALER]
-        dealer = (row[COL_DEALER] + 1) % mac.num_players                # A4
-        for side in range(SIDES):
-            cum[side] += row[SIDE_BASE + SIDE_STRIDE * side + S_SCORE]   # A50
+        dealer = close_game_deal_nb(row, k, SIDES, mac.num_players, cum, game_row)  # A4, A50
         k += 1
         if row[COL_MAC_GAME_OVER] == 1:                                  # A53: a Dream Hand
             ended = GAME_TARGET
             winner = row[COL_MAC_SPECIAL_SEAT] % 2
         else:
             ended, winner = game_over_nb(mac, cum)                      # A54
-    if ended == GAME_ON:
-        ended = GAME_CUT
-    game_row[G_DEALS] = k
-    game_row[G_WINNER] = winner
-    game_row[G_ENDED] = ended
-    for side in range(MAX_SIDES):
-        game_row[G_FINAL + side] = cum[side]
+    close_game_nb(game_row, k, ended, winner, cum)
     return k
 
