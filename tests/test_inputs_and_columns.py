@@ -107,3 +107,22 @@ def test_games_per_deal_table_names_the_in_game_index():
     assert deals["deal_in_game"].type == pa.int64()
     first = deals.filter(pc.equal(deals["game"], 0))["deal_in_game"].to_pylist()
     assert first == list(range(len(first)))
+
+
+# --- result rows sized per family ---------------------------------------------------------------
+
+def test_rows_are_as_wide_as_the_family_needs_and_the_schema_is_one():
+    """Classic and cutthroat rows stop after the cutthroat columns; Modern American's carry
+    the family's own; every table has the same columns, the family's null elsewhere."""
+    from canasta_sim.kernels.game import layout
+
+    classic = runner.prepare(40, 3, "classic", "greedy")
+    american = runner.prepare(40, 3, "modern-american", "greedy")
+    assert classic.new_rows(2).shape == (2, layout.COL_FORMED_BY + 1)
+    assert american.new_rows(2).shape == (2, layout.NCOLS)
+    with pytest.raises(ValueError, match=f"rows are 47 wide; this rule set's are {layout.NCOLS}"):
+        runner.play_range(american, 0, classic.new_rows(1))
+    tables = [canasta_sim.simulate(deals=40, seed=3, rules=r, policies="greedy")
+              for r in ("classic", "modern-american")]
+    assert tables[0].schema.names == tables[1].schema.names
+    assert tables[0]["s0_talon"].null_count == 40 and tables[1]["s0_talon"].null_count == 0
