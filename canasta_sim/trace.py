@@ -40,7 +40,7 @@ def run_traced(plan: Plan, deal: int, dealer: int = -1, decisions: bool = False)
         return run_traced_american(plan, deal, dealer, size)
     while True:
         buf = np.zeros(size, np.int32)
-        row = np.zeros(layout.NCOLS, np.int64)
+        row = plan.new_rows(1)[0]
         table = policy_table(plan)
         used = trace_deal_nb(plan.rules_nb, plan.seed, deal, dealer, table, plan.params,
                              plan.scores_before, row, buf, int(decisions))

@@ -28,7 +28,7 @@ def run_traced_american(plan, deal: int, dealer: int, size: int):
 
     while True:
         buf = np.zeros(size, np.int32)
-        row = np.zeros(layout.NCOLS, np.int64)
+        row = plan.new_rows(1)[0]
         used = trace_mac_deal(plan.rules_nb, plan.seed, deal, dealer, policy_table(plan),
                               plan.params, plan.scores_before, row, buf)
         if row[layout.COL_TRACE_OVERFLOW] == 0:
