@@ -95,6 +95,7 @@ from ...game.slots import (
 from ...game.trace_events import ev_simple_nb
 from ...jit import kernel
 from ..deals import GAME_ON, game_over_nb
+from .kinds import canasta_kind_nb
 from .turn import DEAL_OVER, MAX_TURNS, deal_threes_nb, play_turn_nb
 
 # the family's own result columns, per side (layout.MAC_SIDE_FIELDS order)
@@ -126,7 +127,7 @@ def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_bef
     seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
     over = False
     if mac.mac_threes_timing == ThreesTiming.AFTER_DEAL:
-        over = not deal_threes_nb(mac, S, A, buf, pol, st[ST_DEALER])
+        over = not deal_threes_nb(mac, S, A, buf, pol, params, st[ST_DEALER])
         if over:
             st[ST_END_REASON] = END_STOCK
     turns = 0
@@ -148,20 +149,13 @@ def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_bef
 @kernel
 def canasta_kinds_nb(melds, side, out):
     """Count ``side``'s canastas by kind into the family columns ``out`` (A45): clean (K-4),
-    dirty, clean aces, sevens, wild."""
+    dirty, clean aces, sevens, wild (``F_CLEAN`` + the kind of :func:`.kinds.canasta_kind_nb`)."""
     for r in range(WILD_ROW, ACE + 1):
-        if FIRST_NATURAL > r > WILD_ROW or melds[side, M_SIZE, r] < CANASTA:
+        if FIRST_NATURAL > r > WILD_ROW:
             continue
-        if r == WILD_ROW:
-            out[F_WILD] += 1
-        elif wilds_on_nb(melds, side, r) > 0:
-            out[F_DIRTY] += 1
-        elif r == ACE:
-            out[F_ACES] += 1
-        elif r == SEVEN:
-            out[F_SEVENS] += 1
-        else:
-            out[F_CLEAN] += 1
+        kind = canasta_kind_nb(melds, side, r)
+        if kind >= 0:
+            out[F_CLEAN + kind] += 1
 
 
 @kernel
