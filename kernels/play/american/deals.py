@@ -115,8 +115,9 @@ F_SPECIAL = 12
 
 
 @kernel
-def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
-    """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
+def start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before):
+    """Deal ``deal`` and, under ``after_deal``, lay the dealt threes (A9); returns whether
+    the deal is over already (a three met an empty stock, A43)."""
     st = S.st
     A.x[:] = 0
     A.threes[:, :] = 0
@@ -124,12 +125,19 @@ def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_bef
     deal_american_nb(mac, S, seed, deal, dealer, scores_before)
     st[ST_OUT_SEAT] = -1
     trace_start_nb(mac, S, buf, st[ST_DEALER], mac.num_players * mac.hand_size)
-    seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
-    over = False
     if mac.mac_threes_timing == ThreesTiming.AFTER_DEAL:
-        over = not deal_threes_nb(mac, S, A, buf, pol, params, st[ST_DEALER])
-        if over:
+        if not deal_threes_nb(mac, S, A, buf, pol, params, st[ST_DEALER]):
             st[ST_END_REASON] = END_STOCK
+            return True
+    return False
+
+
+@kernel
+def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
+    """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
+    st = S.st
+    over = start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before)
+    seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
     turns = 0
     while not over:
         over = play_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER
