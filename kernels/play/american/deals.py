@@ -3,7 +3,7 @@
 into a result row; and games to ``game_target`` (8,500), which a Dream Hand ends at once.
 """
 from ...game.american.deal import deal_american_nb
-from ...game.american.melds import CANASTA, SIDES, WILD_ROW, wilds_on_nb
+from ...game.american.melds import SIDES, WILD_ROW
 from ...game.american.pile import stock_left_nb
 from ...game.american.rules_nb import ThreesTiming
 from ...game.american.scoring import (
@@ -32,7 +32,7 @@ from ...game.american.state import (
     X_THREES_DEALT,
 )
 from ...game.american.threes import BLACK, RED
-from ...game.cards import ACE, FIRST_NATURAL, SEVEN
+from ...game.cards import ACE, FIRST_NATURAL
 from ...game.deal import trace_start_nb
 from ...game.layout import (
     COL_CHECK_FAILS,
@@ -82,7 +82,6 @@ from ...game.layout import (
     SIDE_STRIDE,
 )
 from ...game.slots import (
-    M_SIZE,
     SIDE_MELDED,
     ST_CHECK_FAILS,
     ST_CHECK_ON,
