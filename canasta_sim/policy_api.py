@@ -29,7 +29,15 @@ built-in name works.  The arguments:
     float64[NPARAMS]: the seat's parameter values, in the order declared with
     :func:`policy` (unused slots are 0).
 ``rules``
-    int64[NRULES]: the rule set's knobs, ``rules[R_<KNOB>]`` (docs/knobs.md).
+    int64[NRULES]: the rule set's knobs, ``rules[R_<KNOB>]`` (docs/knobs.md); in a Modern
+    American deal the family's record, ``rules[MR_<FIELD>]``.
+
+The same function plays both rule families: :func:`family` says which one a decision comes
+from; Modern American adds the decisions ``DEC_KEEP_THREE`` and ``DEC_SPECIAL``, the option
+kinds ``OPT_ADD_CARDS``, ``OPT_MELD_OUT``, ``OPT_KEEP_THREE``/``OPT_LAY_THREES`` and
+``OPT_SPECIAL``/``OPT_NO_SPECIAL``, and the view's values read by :func:`threes`,
+:func:`talon`, :func:`turn_card_drawn`, :func:`is_dead`, :func:`canastas_of_kind`,
+:func:`opening_pending` (docs/own-policy.md, "Modern American").
 ``rand``
     64 random bits (an int64) from the seat's own random stream, new at every call: use
     :func:`uniform` and :func:`below` for reproducible randomness.  Do not use

@@ -100,6 +100,15 @@ def test_runs_repeat_and_threads_do_not_change_rows():
     assert np.array_equal(first, halves)
 
 
+def test_the_family_s_rules_record_fits_the_wrapper_s_rules_array():
+    """The generated wrapper hands the policy NRULES ints (canasta_sim/user_policy.py): the
+    family's record must not be longer, or its last knobs would be out of reach."""
+    assert api.NMAC_RULES <= api.NRULES
+    assert api.MR_GOING_OUT_BONUS != api.MR_TALON_FIRST
+    record = parse_rules(MAC).to_american_kernel()
+    assert record[api.MR_TALON_FIRST] == 4 and record[api.MR_TALON_SECOND] == 3
+
+
 # --- the view --------------------------------------------------------------------------------
 
 def _position():

@@ -19,7 +19,8 @@ What the function receives (RULES.md 0.1: public information and the seat's own 
 * ``view`` -- int64[VIEW_LEN], filled by :func:`fill_view_nb` at every decision (the ``V_*``
   offsets below); never another hand, never the stock order;
 * ``params`` -- the seat's float64[NPARAMS] parameters;
-* ``rules`` -- the rule set's knobs, int64, in ``RulesNb`` field order;
+* ``rules`` -- the rule set's knobs, int64, in ``RulesNb`` field order (in a Modern American
+  deal, kernels/players/american_user.py, the family's ``MacRulesNb``);
 * ``rand`` -- 64 random bits from the seat's own policy stream (rng.STREAM_POLICY + seat),
   drawn once per call, so a randomised policy is reproducible from the seed.
 
