@@ -32,6 +32,7 @@ from canasta_sim.numbers import format_number
 DECISION_LIMIT = 10.0      # seconds one decision may take in the interface check
 MAX_DECISION_LIMIT = 86400
 FIXED_STOCK = 8            # stock cards a turn may draw (draws and red-three replacements)
+FIXED_STOCK_AMERICAN = 16  # Modern American: a draw, the threes' replacements, a talon (A33)
 MAX_TURN = 60              # positions are taken at a turn in 0..MAX_TURN-1
 
 
@@ -47,10 +48,10 @@ class Check(NamedTuple):
 # The information check
 # --------------------------------------------------------------------------------------------
 
-def rearrange_hidden(S, seat: int, rng) -> bool:
+def rearrange_hidden(S, seat: int, rng, fixed: int = FIXED_STOCK) -> bool:
     """Shuffle, in place, the cards of state ``S`` hidden from ``seat``: every other hand's
     cards that are not public (SEAT_KNOWN), keeping hand sizes, and the stock below its top
-    FIXED_STOCK cards (red threes stay where they are).  Returns whether anything moved."""
+    ``fixed`` cards (red threes stay where they are).  Returns whether anything moved."""
     from canasta_sim.kernels.game import slots
     from canasta_sim.kernels.game.cards import NKINDS, RED3
 
@@ -63,7 +64,7 @@ def rearrange_hidden(S, seat: int, rng) -> bool:
         sizes[s] = hidden.copy()
         for kind in range(NKINDS):
             pool += [kind] * int(hidden[kind])
-    lo = int(st[slots.ST_STOCK_POS]) + FIXED_STOCK
+    lo = int(st[slots.ST_STOCK_POS]) + fixed
     hi = int(st[slots.ST_DECK_N])
     places = [i for i in range(lo, hi) if deck[i] != RED3]
     pool += [int(deck[i]) for i in places]
@@ -100,10 +101,9 @@ def _own_events(buf, used: int, seat: int) -> list:
 def information_check(plan, positions: int = 200, seed: int = 1) -> Check:
     """Play ``positions`` turns of the plan's user seats (every seat if it has none) twice,
     the second time with the hidden cards rearranged; the seat's play must not change."""
-    from canasta_sim.kernels.game import state
-    from canasta_sim.kernels.play.midgame import play_turn_traced_nb, play_until_nb
     from canasta_sim.runner import check_policy_table, policy_table
 
+    play = _american_turns(plan) if plan.rules.american else _classic_turns(plan)
     seats = [s for s, u in enumerate(plan.users) if u is not None] or \
         list(range(plan.rules.num_players))
     rng = np.random.default_rng(seed)
@@ -112,21 +112,19 @@ def information_check(plan, positions: int = 200, seed: int = 1) -> Check:
     tested = moved = 0
     deal = plan.first_deal
     while tested < positions:
-        S = state.new_state()
         table = policy_table(plan)
         turn = int(rng.integers(0, MAX_TURN))
-        seat = play_until_nb(plan.rules_nb, plan.seed, deal, table, plan.params,
-                             plan.scores_before, turn, S)
+        seat, position = play.until(deal, table, turn)
         check_policy_table(plan, table)
         deal += 1
         if seat < 0 or seat not in seats:
             continue
-        S2 = state.copy_state(S)
-        moved += rearrange_hidden(S2, seat, rng)
+        hidden = play.copy(position)
+        moved += rearrange_hidden(hidden[0], seat, rng, play.fixed)
         results = []
-        for position, buf in ((S, buf1), (S2, buf2)):
+        for position, buf in ((position, buf1), (hidden, buf2)):
             table = policy_table(plan)
-            used = play_turn_traced_nb(plan.rules_nb, position, seat, table, plan.params, buf)
+            used = play.turn(position, seat, table, buf)
             check_policy_table(plan, table)
             results.append(_own_events(buf, used, seat))
         tested += 1
@@ -139,6 +137,60 @@ def information_check(plan, positions: int = 200, seed: int = 1) -> Check:
                  f"{tested} turns from real deals replayed with the hidden cards rearranged "
                  f"({moved} positions had hidden cards to move): the seat's play never "
                  "changed")
+
+
+class Turns(NamedTuple):
+    """How the information check stops a deal at a turn and plays one turn, for a family:
+    ``until(deal, table, turn)`` -> (seat to play or -1, position), ``copy(position)``,
+    ``turn(position, seat, table, buf)`` -> ints traced; ``fixed`` the stock cards a turn
+    may draw (left in place).  A position's first item is the deal state ``S``."""
+
+    until: object
+    copy: object
+    turn: object
+    fixed: int
+
+
+def _classic_turns(plan) -> Turns:
+    """Classic's and cutthroat's mid-game kernels (kernels/play/midgame.py)."""
+    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.play.midgame import play_turn_traced_nb, play_until_nb
+
+    def until(deal, table, turn):
+        S = state.new_state()
+        seat = play_until_nb(plan.rules_nb, plan.seed, deal, table, plan.params,
+                             plan.scores_before, turn, S)
+        return seat, (S,)
+
+    def turn(position, seat, table, buf):
+        return play_turn_traced_nb(plan.rules_nb, position[0], seat, table, plan.params, buf)
+
+    return Turns(until, lambda position: (state.copy_state(position[0]),), turn, FIXED_STOCK)
+
+
+def _american_turns(plan) -> Turns:
+    """Modern American's (kernels/play/american/midgame.py): a position is ``(S, A)``."""
+    from canasta_sim.kernels.game import state
+    from canasta_sim.kernels.game.american.state import MacState, new_mac_state
+    from canasta_sim.kernels.play.american.midgame import (
+        mac_play_turn_traced_nb,
+        mac_play_until_nb,
+    )
+
+    def until(deal, table, turn):
+        S, A = state.new_state(), new_mac_state()
+        seat = mac_play_until_nb(plan.rules_nb, plan.seed, deal, table, plan.params,
+                                 plan.scores_before, turn, S, A)
+        return seat, (S, A)
+
+    def copy(position):
+        return state.copy_state(position[0]), MacState(*(a.copy() for a in position[1]))
+
+    def turn(position, seat, table, buf):
+        return mac_play_turn_traced_nb(plan.rules_nb, position[0], position[1], seat, table,
+                                       plan.params, buf)
+
+    return Turns(until, copy, turn, FIXED_STOCK_AMERICAN)
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,6 +258,8 @@ def interface_check(plan, decision_limit: float = DECISION_LIMIT):
     PolicyError if a user policy breaks the interface or one of its decisions takes longer
     than ``decision_limit`` seconds."""
     out = plan.new_rows(plan.deals)
+    if plan.rules.american:          # the family's kernel loads (or compiles) off the clock
+        play_watched(plan, plan.first_deal, plan.new_rows(1), decision_limit)
     start = time.perf_counter()
     play_watched(plan, plan.first_deal, out, decision_limit)
     seconds = time.perf_counter() - start
@@ -229,9 +283,19 @@ def repeat_check(plan, rows) -> Check:
                  "time, a global)")
 
 
+def audit_deal(events: list, rules) -> list:
+    """The problems the family's checker finds in one traced deal (canasta_sim/audit.py)."""
+    if rules.american:
+        from canasta_sim.audit_american import audit_american_deal
+
+        return audit_american_deal(events, rules)
+    from canasta_sim.audit import audit_deal as audit_classic
+
+    return audit_classic(events, rules)
+
+
 def rules_check(plan, deals: int) -> Check:
     """Replay ``deals`` traced deals with the referee (where it applies) and audit them."""
-    from canasta_sim.audit import audit_deal
     from canasta_sim.referee.replay import replay_deals, supports
     from canasta_sim.trace import decode_events, run_traced
 
@@ -242,6 +306,10 @@ def rules_check(plan, deals: int) -> Check:
     problems = []
     for deal in events:
         problems += audit_deal(deal, plan.rules)
+    if plan.rules.american:
+        return Check("rules", not problems, f"{deals} traced deals replayed against A1-A54 by "
+                     f"the family's own checker (canasta_sim/audit_american): {len(problems)} "
+                     "problems" + (f"; first: {problems[0]}" if problems else ""))
     if not supports(plan.rules):
         ok = not problems
         return Check("rules", ok, f"{deals} traced deals audited (cards conserved, score "

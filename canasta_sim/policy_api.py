@@ -29,7 +29,15 @@ built-in name works.  The arguments:
     float64[NPARAMS]: the seat's parameter values, in the order declared with
     :func:`policy` (unused slots are 0).
 ``rules``
-    int64[NRULES]: the rule set's knobs, ``rules[R_<KNOB>]`` (docs/knobs.md).
+    int64[NRULES]: the rule set's knobs, ``rules[R_<KNOB>]`` (docs/knobs.md); in a Modern
+    American deal the family's record, ``rules[MR_<FIELD>]``.
+
+The same function plays both rule families: :func:`family` says which one a decision comes
+from; Modern American adds the decisions ``DEC_KEEP_THREE`` and ``DEC_SPECIAL``, the option
+kinds ``OPT_ADD_CARDS``, ``OPT_MELD_OUT``, ``OPT_KEEP_THREE``/``OPT_LAY_THREES`` and
+``OPT_SPECIAL``/``OPT_NO_SPECIAL``, and the view's values read by :func:`threes`,
+:func:`talon`, :func:`turn_card_drawn`, :func:`is_dead`, :func:`canastas_of_kind`,
+:func:`opening_pending` (docs/own-policy.md, "Modern American").
 ``rand``
     64 random bits (an int64) from the seat's own random stream, new at every call: use
     :func:`uniform` and :func:`below` for reproducible randomness.  Do not use
@@ -68,23 +76,33 @@ from canasta_sim.kernels.game.cards import (  # noqa: F401  (re-exported)
     TOKENS,
 )
 from canasta_sim.kernels.game.layout import MAX_SEATS, MAX_SIDES, NPARAMS  # noqa: F401
+from canasta_sim.kernels.game.american.rules_nb import MacRulesNb
+from canasta_sim.kernels.game.american.special import NAMES as SPECIAL_NAMES  # noqa: F401
 from canasta_sim.kernels.game.options import (  # noqa: F401  (re-exported)
     DEC_ANSWER,
     DEC_ASK,
     DEC_DISCARD,
     DEC_DRAW,
+    DEC_KEEP_THREE,
     DEC_MELD,
+    DEC_SPECIAL,
     DEC_TAKE_PLAN,
     MAX_OPTS,
     OPT_ADD,
+    OPT_ADD_CARDS,
     OPT_ASK,
     OPT_DECLINE,
     OPT_DISCARD,
     OPT_DRAW,
     OPT_GO_OUT,
+    OPT_KEEP_THREE,
+    OPT_LAY_THREES,
+    OPT_MELD_OUT,
     OPT_NEW,
     OPT_NO,
     OPT_NO_ASK,
+    OPT_NO_SPECIAL,
+    OPT_SPECIAL,
     OPT_STOP,
     OPT_TAKE,
     OPT_YES,
@@ -92,6 +110,14 @@ from canasta_sim.kernels.game.options import (  # noqa: F401  (re-exported)
 from canasta_sim.kernels.game.rules_nb import RulesNb
 from canasta_sim.kernels.players import user as _user
 from canasta_sim.kernels.players.user import (  # noqa: F401  (re-exported)
+    CK_ACES,
+    CK_CLEAN,
+    CK_DIRTY,
+    CK_SEVENS,
+    CK_WILD,
+    FAMILY_AMERICAN,
+    FAMILY_CLASSIC,
+    N_CANASTA_KINDS,
     SIDE_STRIDE,
     SV_CONCEALED_CANASTAS,
     SV_MELDED,
@@ -99,7 +125,11 @@ from canasta_sim.kernels.players.user import (  # noqa: F401  (re-exported)
     SV_PILE_TAKES,
     SV_RED3,
     SV_SCORE_BEFORE,
+    V_ASKED,
+    V_CANASTA_KINDS,
+    V_DEAD,
     V_DEALER,
+    V_FAMILY,
     V_FORMED_BY,
     V_HAND,
     V_HAND_SIZES,
@@ -121,16 +151,27 @@ from canasta_sim.kernels.players.user import (  # noqa: F401  (re-exported)
     V_SIDES,
     V_STOCK,
     V_TAKE_FORMS,
+    V_TALON,
+    V_TALON_SIZES,
+    V_THREES,
     V_TURN_ASKED,
+    V_TURN_CARD,
     V_TURN_COUNT,
+    V_TURN_DREW,
     V_TURN_LAST_RED3,
     V_TURN_MELDED,
     V_TURN_MIN,
     V_TURN_NEEDS_MIN,
+    V_TURN_OPENING,
+    V_TURN_PENDING,
+    V_TURN_PRE_ONLY,
+    V_TURN_TALON,
     V_TURN_TOOK_PILE,
     V_TURNS,
     V_UNSEEN,
     VIEW_LEN,
+    THREE_BLACK,
+    THREE_RED,
 )
 
 RAISED = _user.RAISED
@@ -139,9 +180,17 @@ RULE_INDEX = {name: i for i, name in enumerate(RulesNb._fields)}
 for _name, _i in RULE_INDEX.items():          # R_NUM_PACKS, R_GOING_OUT_BONUS, ...
     globals()["R_" + _name.upper()] = _i
 del _name, _i
+NMAC_RULES = len(MacRulesNb._fields)
+MAC_RULE_INDEX = {name: i for i, name in enumerate(MacRulesNb._fields)}
+for _name, _i in MAC_RULE_INDEX.items():      # MR_GOING_OUT_BONUS, MR_TALON_FIRST, ...
+    globals()["MR_" + _name.upper()] = _i     # Modern American's rules record (docs/own-policy.md)
+del _name, _i
+WILD_MELD = JOKER
+"""Modern American: the meld row of a side's wild meld (``meld(view, side, WILD_MELD)``)."""
 
 DECISIONS = {DEC_DRAW: "draw", DEC_MELD: "meld", DEC_DISCARD: "discard", DEC_ASK: "ask",
-             DEC_ANSWER: "answer", DEC_TAKE_PLAN: "take-meld"}
+             DEC_ANSWER: "answer", DEC_TAKE_PLAN: "take-meld", DEC_KEEP_THREE: "keep-three",
+             DEC_SPECIAL: "special-hand"}
 """A name for each decision kind, as error messages and docs use them."""
 
 OPTION_FIELDS = {
@@ -159,6 +208,15 @@ OPTION_FIELDS = {
     OPT_NO_ASK: "do not ask",
     OPT_YES: "answer yes",
     OPT_NO: "answer no",
+    OPT_ADD_CARDS: "Modern American: cards onto the side's meld: [1] rank (JOKER: the wild "
+                   "meld), [2] naturals, [3] deuces, [4] jokers",
+    OPT_MELD_OUT: "Modern American: a meld step that goes out (A39), columns as OPT_ADD_CARDS; "
+                  "the card left is the going-out discard",
+    OPT_KEEP_THREE: "Modern American: keep one three in hand for the Straight (A10)",
+    OPT_LAY_THREES: "Modern American: lay every three",
+    OPT_SPECIAL: "Modern American: lay the special hand: [1] its code (SPECIAL_NAMES), "
+                 "[2] its points (A51-A53)",
+    OPT_NO_SPECIAL: "Modern American: do not lay it",
 }
 """What the columns of each option kind hold (``opts[i, 1..4]``)."""
 
@@ -228,9 +286,10 @@ def meld_size(view, side, rank):
 
 @njit
 def canastas(view, side):
-    """How many canastas (melds of seven or more cards, R23) ``side`` has."""
+    """How many canastas (melds of seven or more cards, R23, A19) ``side`` has (in Modern
+    American the wild meld, row WILD_MELD, counts too)."""
     count = 0
-    for rank in range(BLACK3, NKINDS):
+    for rank in range(NKINDS):
         if meld_size(view, side, rank) >= 7:
             count += 1
     return count
@@ -311,6 +370,73 @@ def unseen_count(view, kind):
 def stock_size(view):
     """Cards left in the stock."""
     return view[V_STOCK]
+
+
+# --- the rule family, and what Modern American adds --------------------------------------------
+
+@njit
+def family(view):
+    """The rule family of the deal: FAMILY_CLASSIC or FAMILY_AMERICAN (``rules`` is then the
+    family's record, read at the ``MR_*`` indices)."""
+    return view[V_FAMILY]
+
+
+@njit
+def threes(view, side, colour):
+    """Modern American: threes ``side`` has laid, of ``colour`` THREE_RED or THREE_BLACK (A9)."""
+    return view[V_THREES + side * 2 + colour]
+
+
+@njit
+def talon(view, side):
+    """Modern American: cards of the talon ``side`` received, 0 if none yet (A32)."""
+    return view[V_TALON + side]
+
+
+@njit
+def talon_sizes(view):
+    """Modern American: the sizes of the first and the second talon (A32)."""
+    return view[V_TALON_SIZES], view[V_TALON_SIZES + 1]
+
+
+@njit
+def turn_card_drawn(view):
+    """Modern American: whether the turn card has been drawn (8 stock cards or fewer, A7):
+    no talon is earned after it."""
+    return view[V_TURN_CARD] == 1
+
+
+@njit
+def is_dead(view, side, rank):
+    """Modern American: whether ``rank`` (a natural rank, or WILD_MELD) is dead for ``side``:
+    no meld, take or discard on an empty pile of it (A22, A30, A36)."""
+    return view[V_DEAD + side * NKINDS + rank] == 1
+
+
+@njit
+def canastas_of_kind(view, side, kind):
+    """Modern American: ``side``'s canastas of ``kind`` CK_CLEAN, CK_DIRTY, CK_ACES,
+    CK_SEVENS or CK_WILD (A45)."""
+    return view[V_CANASTA_KINDS + side * N_CANASTA_KINDS + kind]
+
+
+@njit
+def has_melded(view, side):
+    """Whether ``side`` has made its initial meld (R26, A26)."""
+    return view[V_SIDES + side * SIDE_STRIDE + SV_MELDED] == 1
+
+
+@njit
+def opening_minimum(view, side):
+    """The points ``side``'s initial meld must reach this deal (R27, A24)."""
+    return view[V_SIDES + side * SIDE_STRIDE + SV_MINIMUM]
+
+
+@njit
+def opening_pending(view):
+    """Modern American: the opening laid so far this turn does not stand yet; stopping now
+    puts it back whole (A25) (after a take: the take is not made and the seat draws)."""
+    return view[V_TURN_PENDING] == 1
 
 
 # --- randomness ------------------------------------------------------------------------------

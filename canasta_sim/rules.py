@@ -209,7 +209,7 @@ class RuleSet:
 
 
 AMERICAN_COMMANDS = ("simulate", "replay", "audit", "bench", "compare", "study", "strength",
-                     "tune")
+                     "tune", "check-policy")
 """The commands that play (or read) Modern American so far (docs/american.md)."""
 
 

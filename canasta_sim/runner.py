@@ -226,15 +226,19 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
 
 
 AMERICAN_POLICIES = ("random", "greedy", "careful", "rush", "builder", "expert")
-"""The players that play Modern American so far (kernels/players/american.py)."""
+"""The built-in players that play Modern American so far (kernels/players/american.py); a
+user's own policy plays it too (kernels/players/american_user.py)."""
 
 
 def check_american_policies(names) -> None:
     """BadInput naming the first policy that cannot play Modern American yet."""
+    from canasta_sim.user_policy import user_of
+
     for name in names:
-        if name.split("(")[0].strip() not in AMERICAN_POLICIES:       # parameters allowed
+        if name.split("(")[0].strip() not in AMERICAN_POLICIES and user_of(name) is None:
             raise BadInput(f"policy {name!r} does not play family=modern_american yet: "
-                           f"accepted: {', '.join(AMERICAN_POLICIES)} (docs/american.md)")
+                           f"accepted: {', '.join(AMERICAN_POLICIES)} or your own "
+                           "(file.py:function) (docs/american.md)")
 
 
 def prepare_users(names) -> tuple:
@@ -317,9 +321,9 @@ def play_range(plan: Plan, first: int, out: np.ndarray, table=None) -> None:
 
             play_mac_deals(plan.rules_nb, plan.seed, first, out, table, plan.params,
                            plan.scores_before)
-            return
-        _engine()(plan.rules_nb, plan.seed, first, out, table, plan.params,
-                  plan.scores_before, 0)
+        else:
+            _engine()(plan.rules_nb, plan.seed, first, out, table, plan.params,
+                      plan.scores_before, 0)
         check_policy_table(plan, table)
 
 

@@ -24,13 +24,15 @@ END_NAMES = ("out", "stock", "special")
 def run_traced_american(plan, deal: int, dealer: int, size: int):
     """Play one Modern American deal traced; returns (event int buffer, result row)."""
     from canasta_sim.kernels.play.american.tasks import trace_mac_deal
-    from canasta_sim.runner import policy_table
+    from canasta_sim.runner import check_policy_table, policy_table
 
     while True:
         buf = np.zeros(size, np.int32)
         row = plan.new_rows(1)[0]
-        used = trace_mac_deal(plan.rules_nb, plan.seed, deal, dealer, policy_table(plan),
+        table = policy_table(plan)
+        used = trace_mac_deal(plan.rules_nb, plan.seed, deal, dealer, table,
                               plan.params, plan.scores_before, row, buf)
+        check_policy_table(plan, table)
         if row[layout.COL_TRACE_OVERFLOW] == 0:
             return buf[:used], row
         size *= 4

@@ -312,8 +312,8 @@ def test_the_information_check_fails_when_the_seat_sees_hidden_cards(monkeypatch
 
     real = fairness.rearrange_hidden
 
-    def leaky(S, seat, rng):
-        moved = real(S, seat, rng)
+    def leaky(S, seat, rng, *fixed):
+        moved = real(S, seat, rng, *fixed)
         hands = S.hands
         other = (seat + 1) % int(S.st[slots.ST_NSEATS])
         hands[[seat, other]] = hands[[other, seat]]

@@ -73,6 +73,14 @@ OPT_NO_ASK = 8
 OPT_DECLINE = 9     # do not take the pile after the stock is gone: the deal ends (R49)
 OPT_YES = 10        # answers to a partner's question
 OPT_NO = 11
+# Modern American (kernels/players/american_user.py, docs/own-policy.md)
+OPT_ADD_CARDS = 12  # a: rank (JOKER: the wild meld), b: naturals, c: deuces, d: jokers onto the
+                    # side's meld of that rank
+OPT_MELD_OUT = 13   # a meld step (columns of OPT_ADD_CARDS) that goes out (A39)
+OPT_KEEP_THREE = 14  # keep one three in hand for the Straight (A10)
+OPT_LAY_THREES = 15
+OPT_SPECIAL = 16    # lay the special hand: a: its code (special.NAMES), b: its points (A52)
+OPT_NO_SPECIAL = 17
 
 # decision kinds a policy is asked about
 DEC_DRAW = 0
@@ -81,6 +89,8 @@ DEC_DISCARD = 2
 DEC_ASK = 3
 DEC_ANSWER = 4
 DEC_TAKE_PLAN = 5   # take melds from the hand before the rest of the pile joins it (R35)
+DEC_KEEP_THREE = 6  # Modern American: keep a three (A10)
+DEC_SPECIAL = 7     # Modern American: lay a special hand (A52)
 
 
 @one_step

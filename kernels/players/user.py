@@ -19,7 +19,8 @@ What the function receives (RULES.md 0.1: public information and the seat's own 
 * ``view`` -- int64[VIEW_LEN], filled by :func:`fill_view_nb` at every decision (the ``V_*``
   offsets below); never another hand, never the stock order;
 * ``params`` -- the seat's float64[NPARAMS] parameters;
-* ``rules`` -- the rule set's knobs, int64, in ``RulesNb`` field order;
+* ``rules`` -- the rule set's knobs, int64, in ``RulesNb`` field order (in a Modern American
+  deal, kernels/players/american_user.py, the family's ``MacRulesNb``);
 * ``rand`` -- 64 random bits from the seat's own policy stream (rng.STREAM_POLICY + seat),
   drawn once per call, so a randomised policy is reproducible from the seed.
 
@@ -39,7 +40,6 @@ from numba.extending import intrinsic
 from ..game.cards import NKINDS
 from ..game.cutthroat import forms_partnership_nb
 from ..game.layout import MAX_CARDS, MAX_SEATS, MAX_SIDES
-from ..game.options import MAX_OPTS
 from ..game.rng import STREAM_POLICY, next_u64_nb
 from ..game.slots import (
     M_DEUCE,
@@ -154,7 +154,38 @@ V_TAKE_FORMS = V_FORMED_BY + 1                  # 1 if a pile take now makes the
 V_SEAT_SIDE = V_TAKE_FORMS + 1                  # + seat: its side now (the V_SIDES index)
 V_SEAT_RED3 = V_SEAT_SIDE + MAX_SEATS           # + seat: red threes laid in front of it
 V_SEAT_MINIMUM = V_SEAT_RED3 + MAX_SEATS        # + seat: its own initial-meld minimum
-VIEW_LEN = V_SEAT_MINIMUM + MAX_SEATS
+# the rule family, and what Modern American adds (players/american_user.py fills them; 0 in
+# classic): docs/own-policy.md, "Modern American"
+V_FAMILY = V_SEAT_MINIMUM + MAX_SEATS          # FAMILY_CLASSIC or FAMILY_AMERICAN
+V_THREES = V_FAMILY + 1                        # + side * 2 + THREE_RED/THREE_BLACK: threes
+#                                                 laid by each side, by colour (A9, A47)
+V_TALON = V_THREES + 2 * MAX_SIDES             # + side: cards of the talon it received (A32)
+V_TALON_SIZES = V_TALON + MAX_SIDES            # + 0/1: the first and second talon's sizes
+V_TURN_CARD = V_TALON_SIZES + 2                # 1 once the turn card has been drawn (A7)
+V_DEAD = V_TURN_CARD + 1                       # + side * NKINDS + rank: 1 if the rank (JOKER:
+#                                                 the wild meld) is dead for the side (A22)
+V_CANASTA_KINDS = V_DEAD + MAX_SIDES * NKINDS   # + side * N_CANASTA_KINDS + CK_*: canastas
+#                                                 of each kind (A45)
+CK_CLEAN = 0              # natural canastas, 4 to K
+CK_DIRTY = 1              # mixed: with wild cards
+CK_ACES = 2               # clean aces
+CK_SEVENS = 3             # sevens (always clean, A21)
+CK_WILD = 4               # the wild canasta
+N_CANASTA_KINDS = 5
+V_ASKED = V_CANASTA_KINDS + MAX_SIDES * N_CANASTA_KINDS   # + seat: it asked its partner
+#                                                          this deal (A41)
+V_TURN_OPENING = V_ASKED + MAX_SEATS           # 1 in the side's opening turn (A20, A25)
+V_TURN_PENDING = V_TURN_OPENING + 1            # 1 while the opening laid so far does not
+#                                                 stand: stopping now puts it back (A25)
+V_TURN_TALON = V_TURN_PENDING + 1              # cards of the talon this opening turn earns
+V_TURN_PRE_ONLY = V_TURN_TALON + 1             # 1 while melding from the cards held before
+#                                                 the take (A26)
+V_TURN_DREW = V_TURN_PRE_ONLY + 1              # 1 if the seat drew from the stock this turn
+VIEW_LEN = V_TURN_DREW + 1
+FAMILY_CLASSIC = 0
+FAMILY_AMERICAN = 1
+THREE_RED = 0
+THREE_BLACK = 1
 
 
 @intrinsic
@@ -248,14 +279,23 @@ def fill_view_nb(rules, hands, melds, pile, st, seatv, sidev, unseen, seat, view
 
 
 @kernel
-def copy_options_nb(opts, n, flat):
-    """Copy ``opts[:n]`` row by row into the scratch rows starting at ``flat`` (2-D, row-major:
-    five ints per option run on across the rows)."""
-    width = flat.shape[1]
+def put_option_nb(ws, i, kind, a, b, c, d):
+    """Write option ``i`` (``kind`` and its four columns) into the scratch rows of ``ws`` from
+    ``WS_USER_OPTS`` on (row-major: five ints per option run on across the rows)."""
+    width = ws.shape[1]
+    k = 5 * i
+    ws[WS_USER_OPTS + k // width, k % width] = kind
+    ws[WS_USER_OPTS + (k + 1) // width, (k + 1) % width] = a
+    ws[WS_USER_OPTS + (k + 2) // width, (k + 2) % width] = b
+    ws[WS_USER_OPTS + (k + 3) // width, (k + 3) % width] = c
+    ws[WS_USER_OPTS + (k + 4) // width, (k + 4) % width] = d
+
+
+@kernel
+def copy_options_nb(opts, n, ws):
+    """Copy ``opts[:n]`` row by row into the scratch rows of ``ws`` (:func:`put_option_nb`)."""
     for i in range(n):
-        for c in range(5):
-            k = 5 * i + c
-            flat[k // width, k % width] = opts[i, c]
+        put_option_nb(ws, i, opts[i, 0], opts[i, 1], opts[i, 2], opts[i, 3], opts[i, 4])
 
 
 @kernel
@@ -278,8 +318,14 @@ def user_decide_nb(rules, hands, melds, pile, st, seatv, sidev, rng, ws, seat, p
     copy the options, call the seat's function, check the answer (module docstring)."""
     view = ws[WS_USER_VIEW]
     fill_view_nb(rules, hands, melds, pile, st, seatv, sidev, ws[WS_UNSEEN], seat, view)
-    copies = ws[WS_USER_OPTS:WS_USER_OPTS + (5 * MAX_OPTS) // ws.shape[1]]
-    copy_options_nb(opts, n, copies)
+    copy_options_nb(opts, n, ws)
+    return call_checked_nb(rules, rng, ws, seat, pol, params, decision, n, view)
+
+
+@kernel
+def call_checked_nb(rules, rng, ws, seat, pol, params, decision, n, view):
+    """Call ``seat``'s function with the options already in the scratch rows and ``view``
+    filled; check its answer (module docstring): the index, or 0 after an error is recorded."""
     bits = np.int64(next_u64_nb(rng, STREAM_POLICY + seat))
     pol[CALL_SEAT] = seat
     pol[CALL_DECISION] = decision

@@ -3,7 +3,7 @@
 into a result row; and games to ``game_target`` (8,500), which a Dream Hand ends at once.
 """
 from ...game.american.deal import deal_american_nb
-from ...game.american.melds import CANASTA, SIDES, WILD_ROW, wilds_on_nb
+from ...game.american.melds import SIDES, WILD_ROW
 from ...game.american.pile import stock_left_nb
 from ...game.american.rules_nb import ThreesTiming
 from ...game.american.scoring import (
@@ -32,7 +32,7 @@ from ...game.american.state import (
     X_THREES_DEALT,
 )
 from ...game.american.threes import BLACK, RED
-from ...game.cards import ACE, FIRST_NATURAL, SEVEN
+from ...game.cards import ACE, FIRST_NATURAL
 from ...game.deal import trace_start_nb
 from ...game.layout import (
     COL_CHECK_FAILS,
@@ -72,7 +72,6 @@ from ...game.layout import (
     SIDE_STRIDE,
 )
 from ...game.slots import (
-    M_SIZE,
     SIDE_MELDED,
     ST_CHECK_FAILS,
     ST_CHECK_ON,
@@ -91,6 +90,7 @@ from ..deals import (
     game_over_nb,
     open_game_deal_nb,
 )
+from .kinds import canasta_kind_nb
 from .turn import DEAL_OVER, MAX_TURNS, deal_threes_nb, play_turn_nb
 
 # the family's own result columns, per side (layout.MAC_SIDE_FIELDS order)
@@ -110,8 +110,9 @@ F_SPECIAL = 12
 
 
 @kernel
-def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
-    """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
+def start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before):
+    """Deal ``deal`` and, under ``after_deal``, lay the dealt threes (A9); returns whether
+    the deal is over already (a three met an empty stock, A43)."""
     st = S.st
     A.x[:] = 0
     A.threes[:, :] = 0
@@ -119,12 +120,19 @@ def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_bef
     deal_american_nb(mac, S, seed, deal, dealer, scores_before)
     st[ST_OUT_SEAT] = -1
     trace_start_nb(mac, S, buf, st[ST_DEALER], mac.num_players * mac.hand_size)
-    seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
-    over = False
     if mac.mac_threes_timing == ThreesTiming.AFTER_DEAL:
-        over = not deal_threes_nb(mac, S, A, buf, pol, st[ST_DEALER])
-        if over:
+        if not deal_threes_nb(mac, S, A, buf, pol, params, st[ST_DEALER]):
             st[ST_END_REASON] = END_STOCK
+            return True
+    return False
+
+
+@kernel
+def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
+    """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
+    st = S.st
+    over = start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before)
+    seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
     turns = 0
     while not over:
         over = play_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER
@@ -144,20 +152,13 @@ def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_bef
 @kernel
 def canasta_kinds_nb(melds, side, out):
     """Count ``side``'s canastas by kind into the family columns ``out`` (A45): clean (K-4),
-    dirty, clean aces, sevens, wild."""
+    dirty, clean aces, sevens, wild (``F_CLEAN`` + the kind of :func:`.kinds.canasta_kind_nb`)."""
     for r in range(WILD_ROW, ACE + 1):
-        if FIRST_NATURAL > r > WILD_ROW or melds[side, M_SIZE, r] < CANASTA:
+        if FIRST_NATURAL > r > WILD_ROW:
             continue
-        if r == WILD_ROW:
-            out[F_WILD] += 1
-        elif wilds_on_nb(melds, side, r) > 0:
-            out[F_DIRTY] += 1
-        elif r == ACE:
-            out[F_ACES] += 1
-        elif r == SEVEN:
-            out[F_SEVENS] += 1
-        else:
-            out[F_CLEAN] += 1
+        kind = canasta_kind_nb(melds, side, r)
+        if kind >= 0:
+            out[F_CLEAN + kind] += 1
 
 
 @kernel

@@ -10,6 +10,7 @@ from ...game.layout import MAX_GAME_DEALS, MAX_SIDES
 from ...game.slots import ST_CHECK_ON, ST_TRACE_ON, ST_TRACE_POS
 from ...game.state import keep_alive_nb, new_state_nb
 from ...jit import entry, kernel
+from ...players.user import user_failed_nb
 from .deals import play_mac_deal_nb, play_mac_game_nb
 
 TASK_DEALS = 0        # deals first .. first + len(rows) - 1, a row each; flag: check cards
@@ -42,11 +43,14 @@ def mac_task_nb(task, mac, seed, first, dealer, pol, params, scores_before, buf,
         for i in range(rows.shape[0]):
             play_mac_deal_nb(mac, S, A, buf, pol, params, seed, first + i, -1, scores_before,
                              rows[i])
+            if user_failed_nb(pol, first + i):
+                return i + 1, 0           # the Python face raises (kernels/players/user.py)
         return rows.shape[0], 0
     if task == TASK_TRACE:
         st[ST_TRACE_ON] = 1
         st[ST_CHECK_ON] = flag
         play_mac_deal_nb(mac, S, A, buf, pol, params, seed, first, dealer, scores_before, rows[0])
+        user_failed_nb(pol, first)
         return st[ST_TRACE_POS], 0
     st[ST_CHECK_ON] = flag
     used = 0
@@ -55,6 +59,8 @@ def mac_task_nb(task, mac, seed, first, dealer, pol, params, scores_before, buf,
             return g, used
         used += play_mac_game_nb(mac, S, A, buf, pol, params, seed, first + g, cum, games_out[g],
                                  rows[used:], extras[used:])
+        if user_failed_nb(pol, -1):
+            return g + 1, used
     return games_out.shape[0], used
 
 

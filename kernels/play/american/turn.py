@@ -91,7 +91,7 @@ from ...game.slots import (
 from ...game.state import row_total_nb
 from ...game.trace_events import ev_begin_nb, ev_push_nb, ev_simple_nb
 from ...jit import turn_step
-from ...players.american import (
+from ...players.american_user import (
     answers_yes_nb,
     asks_partner_nb,
     keeps_three_nb,
@@ -132,7 +132,7 @@ def melded_nb(S, seat):
 
 
 @turn_step
-def keep_choice_nb(mac, S, A, pol, seat):
+def keep_choice_nb(mac, S, A, pol, params, seat):
     """How many threes (0 or 1) the seat keeps in hand (A10: only while its side has not
     melded, with a set of special hands that has the Straight; its player decides)."""
     if not may_keep_three_nb(mac, melded_nb(S, seat)):
@@ -141,7 +141,7 @@ def keep_choice_nb(mac, S, A, pol, seat):
         return 1
     if threes_in_nb(S.hands[seat]) == 0:
         return 0
-    return keeps_three_nb(pol, S, seat)
+    return keeps_three_nb(pol, params, mac, S, A, seat)
 
 
 @turn_step
@@ -157,21 +157,21 @@ def start_threes_nb(mac, S, A, buf, pol, params, seat):
         return LAID
     source = THREE_FROM_DEAL if first_turn and \
         mac.mac_threes_timing == ThreesTiming.FIRST_TURN else THREE_FROM_STOCK
-    keep = keep_choice_nb(mac, S, A, pol, seat)
+    keep = keep_choice_nb(mac, S, A, pol, params, seat)
     result = lay_threes_nb(S, A, buf, seat, keep, threes_in_nb(hand) - kept, source, kept)
     A.x[X_KEPT + seat] = threes_in_nb(hand) if result == LAID else 0
     return result
 
 
 @turn_step
-def deal_threes_nb(mac, S, A, buf, pol, dealer):
+def deal_threes_nb(mac, S, A, buf, pol, params, dealer):
     """A9 with ``after_deal``: every player lays his dealt threes, seat by seat from the
     dealer's left, before the first turn."""
     n = mac.num_players
     for i in range(n):
         seat = (dealer + 1 + i) % n
         hand = S.hands[seat]
-        keep = keep_choice_nb(mac, S, A, pol, seat)
+        keep = keep_choice_nb(mac, S, A, pol, params, seat)
         if lay_threes_nb(S, A, buf, seat, keep, threes_in_nb(hand), THREE_FROM_DEAL,
                          0) != LAID:
             return False
@@ -256,7 +256,7 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
             return n
         A.x[X_TURN_ANSWER] = 0                  # did not ask: may not go out this turn
         return legal_steps_nb(mac, S, A, seat, False)
-    answer = 1 if answers_yes_nb(pol, params, mac, S, (seat + 2) % 4) else 0
+    answer = 1 if answers_yes_nb(pol, params, mac, S, A, (seat + 2) % 4) else 0
     A.x[X_ASKED + seat] = 1
     A.x[X_TURN_ANSWER] = answer
     ev_simple_nb(S.st, buf, EV_ASK, seat, answer, 0)
@@ -329,7 +329,7 @@ def draw_phase_nb(mac, S, A, buf, pol, params, seat):
     st = S.st
     x = A.x
     if may_take_nb(mac, S, seat) and take_leaves_turn_nb(mac, S, seat) and \
-            takes_pile_nb(pol, params, mac, S, seat):
+            takes_pile_nb(pol, params, mac, S, A, seat):
         if melded_nb(S, seat):
             x[X_TURN_TOOK] = 1
             top = begin_take_nb(S, A, seat)
@@ -347,7 +347,7 @@ def draw_phase_nb(mac, S, A, buf, pol, params, seat):
     card = draw_card_nb(S, A, buf, seat)
     x[X_TURN_DREW] = 1
     if card == RED3 or card == BLACK3:                                   # a three drawn: A9
-        keep = keep_choice_nb(mac, S, A, pol, seat)
+        keep = keep_choice_nb(mac, S, A, pol, params, seat)
         if lay_threes_nb(S, A, buf, seat, keep, 1, THREE_FROM_STOCK, 0) != LAID:
             st[ST_END_REASON] = END_STOCK                                # A43
             return DEAL_OVER
@@ -364,7 +364,7 @@ def special_phase_nb(mac, S, A, buf, pol, params, seat):
     if melded_nb(S, seat) or A.x[X_TURN_DREW] == 0 or row_total_nb(hand) != 14:
         return False
     code, points = special_hand_nb(mac, hand, A.sizes)
-    if code == NONE or not lays_special_nb(pol, S, seat):
+    if code == NONE or not lays_special_nb(pol, params, mac, S, A, seat):
         return False
     pos = ev_begin_nb(S.st, buf, EV_SPECIAL, seat, code, points)
     for k in range(NKINDS):
