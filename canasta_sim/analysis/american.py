@@ -16,9 +16,31 @@ from typing import NamedTuple
 import numpy as np
 
 from canasta_sim.errors import BadInput
-from canasta_sim.kernels.game.cards import JOKER
-from canasta_sim.kernels.game.layout import END_OUT, END_SPECIAL, END_STOCK, MAX_SEATS
+from canasta_sim.kernels.game.american.pile import TALON_FIRST, TALON_NONE, TURN_CARD_STOCK
+from canasta_sim.kernels.game.american.state import (
+    X_TURN_CARD,
+    X_TURN_OPENING,
+    X_TURN_TALON,
+)
+from canasta_sim.kernels.game.cards import JOKER, NKINDS, TOKENS
+from canasta_sim.kernels.game.layout import (
+    END_OUT,
+    END_SPECIAL,
+    END_STOCK,
+    MAX_SEATS,
+    MAX_SIDES,
+    NCOLS,
+)
+from canasta_sim.kernels.game.slots import ST_DECK_N, ST_PILE_N, ST_STOCK_POS, ST_TRACE_ON
 from canasta_sim.kernels.play.american import analysis as mk
+from canasta_sim.kernels.play.american.rollout import (
+    DEC_DISCARD,
+    DEC_OUT,
+    DEC_TAKE,
+    OUT_HOLD,
+    TAKE_PILE,
+)
+from canasta_sim.kernels.play.analysis import VALID
 
 from .position import TRACE_INTS, DealScript, Decision, _counts, _kind
 
@@ -44,10 +66,60 @@ def step_counts(rank, cards) -> tuple:
     return (0, de, nat) if rank == JOKER else (nat, de, jo)
 
 
-class MacDealScript(DealScript):
-    """One traced Modern American deal, ready to replay with the family's moves."""
+class MacDecisions:
+    """What the analysis asks of a Modern American deal or position besides its state: the
+    candidates of a decision, their readable labels and their rollouts (the family's entry
+    kernel, kernels/play/american/analysis.py).  Needs ``rules``, ``rules_nb`` and
+    ``state(stop)``."""
 
     american = True
+
+    def candidates(self, decision) -> tuple:
+        """The decision's kernel code (rollout.DEC_*), its candidates and their names (see
+        :func:`option_name`); no candidate: no decision (a going-out choice when the rollout
+        policy would not go out)."""
+        code = DECISION_CODES[decision.kind]
+        S, A = self.state(decision.at)[0]
+        cands = _zeros(NKINDS)
+        n, _ = mac_task(self.rules_nb, mk.TASK_OPTIONS, S, A, seat=decision.seat,
+                        decision=code, cands=cands)
+        found = [int(c) for c in cands[:n]]
+        return code, found, [option_name(code, c) for c in found]
+
+    def labels(self, pos, decision, names) -> dict:
+        """Readable labels of the options (docs/analysis.md, "Modern American"): the pile and
+        its top card of a take, the stock and the turn card of a draw, the talon an opening's
+        discard brings, what going out or holding means."""
+        return {name: option_label(self.rules, pos, decision, name) for name in names}
+
+    def rollout_batch(self, pos, view, seat, decision, cands, key, first, values, ro):
+        """Rollouts ``first`` .. ``first + len(values) - 1`` of every candidate on a copy of
+        the position ``pos`` (kernels/play/american/rollout.py: ``expert`` at every seat);
+        returns the determinizations done."""
+        S, A = copy_position(pos)
+        done, _ = mac_task(self.rules_nb, mk.TASK_ROLLOUTS, S, A, seat=view,
+                           decision=decision, cands=np.asarray(cands, np.int64), key=key,
+                           first=first, values=values)
+        values[:, :, VALID] = 1
+        return done
+
+
+def mac_task(rules_nb, task, S, A, buf=None, moves=None, stop=0, deck=None, size=0, dealer=0,
+             scores_before=None, row=None, seat=0, decision=0, cands=None, key=0, first=0,
+             values=None):
+    """Call the family's analysis entry kernel with dummies for what ``task`` does not use."""
+    return mk.mac_analysis_task_nb(
+        task, rules_nb, S, A, np.zeros(1, np.int32) if buf is None else buf,
+        np.zeros((1, mk.SCRIPT_COLS), np.int64) if moves is None else moves, stop,
+        _zeros(1) if deck is None else deck, size, dealer,
+        _zeros(MAX_SIDES) if scores_before is None else scores_before, greedy_table(),
+        no_params(), _zeros(NCOLS) if row is None else row, seat, decision,
+        _zeros(1) if cands is None else cands, np.uint64(key), first,
+        np.zeros((0, 1, MAX_SIDES + 1), np.int64) if values is None else values)
+
+
+class MacDealScript(MacDecisions, DealScript):
+    """One traced Modern American deal, ready to replay with the family's moves."""
 
     def kernel_rules(self):
         """The family's kernel record (RuleSet.to_american_kernel)."""
@@ -65,6 +137,7 @@ class MacDealScript(DealScript):
         rows, decisions, at_event = [], [], []
         turn = -1
         open_seat = -1             # the seat whose turn is under way
+        out_point = False          # the turn's going-out choice is still to come
         before_turns = self.rules.mac_threes_timing == "after_deal"
         for i, ev in enumerate(self.events):
             at_event.append(len(rows))
@@ -74,8 +147,13 @@ class MacDealScript(DealScript):
                     before_turns and kind == "three"):
                 rows.append((mk.OP_BEGIN, seat, 0, 0, 0, 0))
                 open_seat = seat
+            if kind in ("meld", "ask", "discard") and out_point:
+                decisions.append(Decision("going out", seat, seat, len(rows), i, turn,
+                                          "out" if self._turn_goes_out(i) else "hold"))
+                out_point = False
             if kind in ("draw", "take"):
                 before_turns = False
+                out_point = True          # the going-out choice comes after the draw part
                 turn += 1
                 decisions.append(Decision("take", seat, seat, len(rows), i, turn, kind))
                 if kind == "draw":
@@ -89,8 +167,6 @@ class MacDealScript(DealScript):
                 rank = _kind(ev["rank"])
                 rows.append((mk.OP_MELD, seat, rank) + step_counts(rank, ev["cards"]))
             elif kind == "ask":
-                decisions.append(Decision("answer", (seat + 2) % self.seats, seat, len(rows),
-                                          i, turn, "yes" if ev["answer"] else "no"))
                 rows.append((mk.OP_ASK, seat, int(bool(ev["answer"])), 0, 0, 0))
             elif kind == "discard":
                 out = self._goes_out(i)
@@ -114,6 +190,16 @@ class MacDealScript(DealScript):
         """Whether the discard of event ``i`` goes out (an ``out`` line follows it)."""
         return i + 1 < len(self.events) and self.events[i + 1]["ev"] == "out"
 
+    def _turn_goes_out(self, i) -> bool:
+        """Whether the turn under way at event ``i`` ends with its seat going out."""
+        for j in range(i, len(self.events)):
+            kind = self.events[j]["ev"]
+            if kind == "discard":
+                return self._goes_out(j)
+            if kind == "end":
+                return False
+        return False
+
     def _take_rows(self, ev, seat, rows):
         """OP_TAKE (the take meld: the pair and the top card, A29), then OP_TAKE_MELD for each
         meld of the opening laid with it (A26)."""
@@ -128,27 +214,84 @@ class MacDealScript(DealScript):
 
     # ---- replaying ----
 
-    def state(self, stop: int, trace: bool = False):
-        """The deal state (a :class:`MacPosition`) after the first ``stop`` script rows, and
-        (with ``trace``) the engine's trace buffer of the replay so far."""
-        from canasta_sim.kernels.game.american.state import new_mac_state
-        from canasta_sim.kernels.game.layout import NCOLS
-        from canasta_sim.kernels.game.slots import ST_TRACE_ON
-        from canasta_sim.kernels.game.state import new_state
-
-        S, A = new_state(), new_mac_state()
-        buf = np.zeros(TRACE_INTS if trace else 1, np.int32)
-        S.st[ST_TRACE_ON] = 1 if trace else 0
-        row = np.zeros(NCOLS, np.int64)
-        done, used = mk.mac_analysis_task_nb(
-            mk.TASK_REPLAY, self.rules_nb, S, A, buf, self.moves, stop, self.deck,
-            self.size, self.dealer, self.scores_before, greedy_table(), no_params(), row)
+    def _replayed(self, done, stop):
         if done != stop:
             raise BadInput(f"the trace's deal {self.start.get('deal')} could not be replayed "
                            f"past move {max(done, 0)}: accepted: a trace the engine plays "
                            f"under rules {self.rules.canonical()}")
+
+    def state(self, stop: int, trace: bool = False):
+        """The deal state (a :class:`MacPosition`) after the first ``stop`` script rows, and
+        (with ``trace``) the engine's trace buffer of the replay so far."""
+        S, A = new_position()
+        buf = np.zeros(TRACE_INTS if trace else 1, np.int32)
+        S.st[ST_TRACE_ON] = 1 if trace else 0
+        row = _zeros(NCOLS)
+        done, used = mac_task(self.rules_nb, mk.TASK_REPLAY, S, A, buf, self.moves, stop,
+                              self.deck, self.size, self.dealer, self.scores_before, row)
+        self._replayed(done, stop)
         self.last_row = row
         return MacPosition(S, A), buf[:used]
+
+
+DECISION_CODES = {"take": DEC_TAKE, "going out": DEC_OUT, "discard": DEC_DISCARD}
+
+
+def option_name(code, cand) -> str:
+    """The name of a candidate, as the decision's ``played`` names it: ``draw``/``take``,
+    ``out``/``hold``, or a card token."""
+    if code == DEC_TAKE:
+        return "take" if cand == TAKE_PILE else "draw"
+    if code == DEC_OUT:
+        return "hold" if cand == OUT_HOLD else "out"
+    return TOKENS[cand]
+
+
+def option_label(rules, pos, decision, name) -> str:
+    """The readable label of option ``name`` of ``decision`` in the position ``pos``."""
+    S, A = pos
+    stock = int(S.st[ST_DECK_N] - S.st[ST_STOCK_POS])
+    if decision.kind == "take":
+        if name == "take":
+            top = TOKENS[int(S.pile[S.st[ST_PILE_N] - 1])]
+            return f"take the pile ({int(S.st[ST_PILE_N])} cards, top {top})"
+        if stock == 0:
+            return "draw: none left, the deal ends (A44)"
+        turn = "; draws the turn card (A7)" if stock - 1 <= TURN_CARD_STOCK and \
+            A.x[X_TURN_CARD] == 0 else ""
+        return f"draw (stock {stock}{turn})"
+    if decision.kind == "going out":
+        return ("go out this turn, as expert plays it" if name == "out" else
+                "hold: do not go out this turn")
+    label = f"discard {name}"
+    which = int(A.x[X_TURN_TALON])
+    if which != TALON_NONE and A.x[X_TURN_OPENING] == 1:
+        label += f", then the talon of {talon_cards(rules, which)} cards (A33)"
+    return label
+
+
+def talon_cards(rules, which) -> int:
+    """The size of talon ``which`` (A32)."""
+    first, second = rules.mac_talon_sizes
+    return first if which == TALON_FIRST else second
+
+
+def new_position():
+    """A zeroed deal state and family state."""
+    from canasta_sim.kernels.game.american.state import new_mac_state
+    from canasta_sim.kernels.game.state import new_state
+
+    return new_state(), new_mac_state()
+
+
+def copy_position(pos) -> tuple:
+    """Copies of a position's two states (each rollout thread plays on its own)."""
+    S, A = pos
+    return type(S)(*(a.copy() for a in S)), type(A)(*(a.copy() for a in A))
+
+
+def _zeros(n):
+    return np.zeros(n, np.int64)
 
 
 def greedy_table():

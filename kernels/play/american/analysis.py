@@ -16,6 +16,14 @@ side that has not melded are laid tentatively from the first of them and the ope
 settled at the next move that is not a meld (:func:`.turn.settle_opening_nb`); a take by such
 a side lays its take melds tentatively after the take meld, as ``take_with_opening_nb`` does.
 An opening that would not stand stops the replay (the trace is not the engine's).
+
+**The options and their values.** At a decision of the replayed deal, :func:`options_nb`
+lists the candidates as the family's rollouts encode them (kernels/play/american/rollout.py,
+``DEC_*``): the draw and, where it is open, the take; going out as the rollout policy would,
+or holding on, when that policy would go out; every legal discard.  The rollouts are that
+module's (:func:`.rollout.rollouts_nb`: the hidden cards dealt again, each candidate played
+on the same deals, the deal played to its end by ``expert``); the statistics are the
+caller's (canasta_sim/analysis/rollout.py).
 """
 from ...game.american.moves import (
     LAID,
@@ -64,14 +72,35 @@ from ...game.slots import (
     ST_DEALER,
     ST_END_REASON,
     ST_OUT_SEAT,
+    ST_TRACE_ON,
     ST_TRACE_POS,
     ST_TURNS,
+    WS_ORDER,
 )
 from ...game.state import keep_alive_nb
 from ...game.trace_events import ev_simple_nb
 from ...jit import entry, kernel
 from .deals import score_mac_deal_nb
-from .turn import begin_turn_nb, count_take_nb, melded_nb, settle_opening_nb, special_phase_nb
+from .rollout import (
+    DEC_OUT,
+    DEC_TAKE,
+    OUT_HOLD,
+    OUT_OWN,
+    TAKE_DRAW,
+    TAKE_PILE,
+    goes_out_nb,
+    rollouts_nb,
+)
+from .turn import (
+    begin_turn_nb,
+    count_take_nb,
+    legal_discards_nb,
+    melded_nb,
+    settle_opening_nb,
+    special_phase_nb,
+    take_open_nb,
+    take_opening_possible_nb,
+)
 
 # the moves of a script: rows (op, seat, a, b, c, d)
 OP_BEGIN = 0       # the seat's turn begins (A8, A12): the turn's slots cleared
@@ -246,15 +275,59 @@ def mac_script_nb(mac, S, A, buf, pol, params, moves, stop):
     return i
 
 
+# ---- the options and the rollouts -----------------------------------------------------------
+
+@kernel
+def take_options_nb(mac, S, seat, cands):
+    """The candidates at ``seat``'s take point (rollout.DEC_TAKE): the draw (with no stock,
+    not taking ends the deal, A44), and the take where it is open (A29, A30) and, for a side
+    that has not melded, an opening with it is possible (A26)."""
+    cands[0] = TAKE_DRAW
+    n = 1
+    if take_open_nb(mac, S, seat) and (melded_nb(S, seat) or
+                                       take_opening_possible_nb(mac, S, seat)):
+        cands[n] = TAKE_PILE
+        n += 1
+    return n
+
+
+@kernel
+def options_nb(mac, S, A, buf, seat, decision, cands):
+    """The candidates of ``seat``'s ``decision`` (rollout.DEC_*) in the replayed state, into
+    ``cands``; returns their number (0: no decision here, a going-out choice when the
+    rollout policy would not go out this turn)."""
+    if decision == DEC_TAKE:
+        return take_options_nb(mac, S, seat, cands)
+    if decision == DEC_OUT:
+        if not goes_out_nb(mac, S, A, buf, seat):
+            return 0
+        cands[0] = OUT_OWN
+        cands[1] = OUT_HOLD
+        return 2
+    n = legal_discards_nb(mac, S, A, seat)
+    for i in range(n):
+        cands[i] = S.ws[WS_ORDER, i]
+    return n
+
+
 # ---- the entry ------------------------------------------------------------------------------
 
 TASK_REPLAY = 0     # deal and carry out moves[:stop], score the deal as it stands into row
+TASK_OPTIONS = 1    # in the state given: the candidates of ``decision`` into cands
+TASK_ROLLOUTS = 2   # in the state given: values of cands by rollouts (rollout.rollouts_nb)
 
 
 @kernel
 def mac_analysis_nb(task, mac, S, A, buf, moves, stop, deck, size, dealer, scores_before,
-                    pol, params, row):
+                    pol, params, row, seat, decision, cands, key, first, values):
     """:func:`mac_analysis_task_nb` with the knobs as a record."""
+    if task == TASK_ROLLOUTS:
+        S.st[ST_TRACE_ON] = 0
+        rollouts_nb(mac, S, A, buf, seat, decision, cands, cands.shape[0], key, first,
+                    values)
+        return values.shape[0], 0
+    if task == TASK_OPTIONS:
+        return options_nb(mac, S, A, buf, seat, decision, cands), 0
     mac_deal_given_nb(mac, S, A, buf, deck, size, dealer, scores_before)
     done = mac_script_nb(mac, S, A, buf, pol, params, moves, stop)
     score_mac_deal_nb(mac, S, A, row)
@@ -263,14 +336,18 @@ def mac_analysis_nb(task, mac, S, A, buf, moves, stop, deck, size, dealer, score
 
 @entry
 def mac_analysis_task_nb(task, mac, S, A, buf, moves, stop, deck, size, dealer, scores_before,
-                         pol, params, row):
+                         pol, params, row, seat, decision, cands, key, first, values):
     """The family's analysis entry kernel (compiled when a Modern American deal is first
     analysed).  ``task`` TASK_REPLAY: deal ``deck[:size]`` into ``S``/``A`` and carry out
     ``moves[:stop]`` (traced into ``buf`` if ``S``'s trace is on), score the deal as it stands
     into ``row``; returns the rows done (REPLAY_FAILED: a move refused) and the trace's
-    length."""
+    length.  TASK_OPTIONS: in ``S``/``A`` as given, the candidates of ``seat``'s ``decision``
+    into ``cands``; returns their number.  TASK_ROLLOUTS: in ``S``/``A``
+    as given, determinizations ``first`` .. ``first + len(values) - 1`` of ``key``, each
+    candidate played on each (``values[d, c, side]``); returns the determinizations done."""
     record = mac_record_nb(mac)
     done, used = mac_analysis_nb(task, record[0], S, A, buf, moves, stop, deck, size, dealer,
-                                 scores_before, pol, params, row)
+                                 scores_before, pol, params, row, seat, decision, cands, key,
+                                 first, values)
     keep_alive_nb(record)
     return done, used
