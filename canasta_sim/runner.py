@@ -17,7 +17,7 @@ import numpy as np
 
 from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game import layout
-from canasta_sim.policies import parse_policies
+from canasta_sim.policies import SEARCH_PARAMS, parse_one, parse_policies
 from canasta_sim.rules import RuleSet, parse_rules
 
 MAX_SEED = 2 ** 63 - 1
@@ -216,16 +216,25 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
                 games, first_game, users)
 
 
-AMERICAN_POLICIES = ("random", "greedy", "careful", "rush", "builder", "expert")
-"""The players that play Modern American so far (kernels/players/american.py)."""
+AMERICAN_POLICIES = ("random", "greedy", "careful", "rush", "builder", "expert", "search")
+"""The players that play Modern American so far (kernels/players/american.py; search:
+kernels/play/american/search.py)."""
 
 
 def check_american_policies(names) -> None:
-    """BadInput naming the first policy that cannot play Modern American yet."""
+    """BadInput naming the first policy that cannot play Modern American yet, or a search
+    with ``rollouts`` other than 1 (the family plays each determinization once)."""
     for name in names:
-        if name.split("(")[0].strip() not in AMERICAN_POLICIES:       # parameters allowed
+        base = name.split("(")[0].strip()
+        if base not in AMERICAN_POLICIES:                             # parameters allowed
             raise BadInput(f"policy {name!r} does not play family=modern_american yet: "
                            f"accepted: {', '.join(AMERICAN_POLICIES)} (docs/american.md)")
+        if base == "search":
+            _, _, values = parse_one(name)
+            if values[list(SEARCH_PARAMS).index("rollouts")] != 1:
+                raise BadInput(f"policy {name!r}: rollouts is not accepted with "
+                               "family=modern_american: accepted: rollouts=1 (each "
+                               "determinization is played once, docs/search.md)")
 
 
 def prepare_users(names) -> tuple:
