@@ -288,3 +288,36 @@ def test_analyze_refuses_a_damaged_family_trace_in_one_line(tmp_path):
     assert result.exit_code == 2
     assert "differs from the engine's replay" in result.stderr or "replayed" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_replayed_state_is_the_engines_own_at_each_decision_point():
+    """The replay at a take, going-out or discard decision of expert's deal is the state the
+    engine's own turn has at that point (kernels/play/american/probe.py), array by array."""
+    from canasta_sim.analysis.american import new_position
+    from canasta_sim.kernels.game.slots import ST_TRACE_ON, ST_TRACE_POS
+    from canasta_sim.kernels.play.american import probe
+    from canasta_sim.kernels.play.american.rollout import DEC_DISCARD, DEC_OUT, DEC_TAKE
+    from canasta_sim.rules import parse_rules
+
+    codes = {"take": DEC_TAKE, "going out": DEC_OUT, "discard": DEC_DISCARD}
+    mac = parse_rules("modern-american").to_american_kernel()
+    compared = 0
+    for deal in range(3):
+        script = deal_script(_deals(seed=13, n=1, first=deal)[0])
+        for d in script.decisions[::3]:
+            S, A = new_position()
+            W, A2 = new_position()
+            seat, _ = probe.rollout_probe_nb(
+                probe.PROBE_REACH, mac, 13, deal, d.turn + 1, 0, codes[d.kind], S, A, W, A2,
+                np.zeros(1, np.int64), np.uint64(0), 0, np.zeros((0, 1, 2), np.int64))
+            assert seat == d.seat, d
+            (M, B), _ = script.state(d.at)
+            for name in ("hands", "melds", "deck", "pile", "seatv", "sidev"):
+                assert np.array_equal(getattr(S, name), getattr(M, name)), (d, name)
+            st, st2 = S.st.copy(), M.st.copy()
+            st[[ST_TRACE_ON, ST_TRACE_POS]] = st2[[ST_TRACE_ON, ST_TRACE_POS]] = 0
+            assert np.array_equal(st, st2), (d, np.flatnonzero(st != st2))
+            assert np.array_equal(A.x, B.x), (d, np.flatnonzero(A.x != B.x))
+            assert np.array_equal(A.threes, B.threes), d
+            compared += 1
+    assert compared > 20
