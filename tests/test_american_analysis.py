@@ -208,10 +208,12 @@ def test_going_out_near_the_end_beats_holding():
 
 # ---- position files -------------------------------------------------------------------------
 
-def test_a_position_file_of_a_trace_decision_holds_its_state_and_options():
+def test_a_position_file_gives_the_state_options_and_values_the_trace_gives():
     from canasta_sim.analysis.posfile import position_of, position_script
 
-    for events in _deals(seed=5, n=3):
+    settings = _settings(n=48)
+    for events in _deals(seed=5, n=3) + _deals(
+            "modern-american(mac_talon_source=set_aside)", seed=5, n=2):
         script = deal_script(events)
         picked = [d for d in script.decisions if d.kind == "discard"][2:5] + \
             [d for d in script.decisions if d.kind == "take"][3:5]
@@ -224,8 +226,10 @@ def test_a_position_file_of_a_trace_decision_holds_its_state_and_options():
             assert np.array_equal(S.hands[seat], S2.hands[seat])
             assert np.array_equal(S.melds, S2.melds) and np.array_equal(A.threes, A2.threes)
             assert [S.hands[s].sum() for s in range(4)] == [S2.hands[s].sum() for s in range(4)]
-            same = pos.decisions[0]._replace(event=d.event, turn=d.turn)
+            same = pos.decisions[0]._replace(event=d.event, turn=d.turn)   # the same key
             assert script.candidates(d) == pos.candidates(same)
+            assert D.analyse_decision(pos, same, settings, 0) == \
+                D.analyse_decision(script, d, settings, 0)
             assert script.labels((S, A), d, ["draw", "take"] if d.kind == "take" else
                                  [d.played]) == \
                 pos.labels((S2, A2), same, ["draw", "take"] if d.kind == "take" else

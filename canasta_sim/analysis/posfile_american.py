@@ -12,6 +12,8 @@ trace gives.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from canasta_sim.errors import BadInput
@@ -102,7 +104,10 @@ class MacPositionScript(MacDecisions):
         from canasta_sim.kernels.game.american.initial import mac_minimum_nb
 
         d = self.data
+        from canasta_sim.kernels.game.rng import seed_streams_nb
+
         S, A = new_position()
+        seed_streams_nb(S.rng, 0, 0)                     # as a replayed deal's (analysis.py)
         st, seatv, sidev = S.st, S.seatv, S.sidev
         n, seat = self.seats, d["seat"]
         st[ST_NSEATS], st[ST_NSIDES], st[ST_DEALER] = n, SIDES, self.dealer
@@ -127,7 +132,7 @@ class MacPositionScript(MacDecisions):
             left[RED3] -= red
             left[BLACK3] -= black
         self._talons(A, d)
-        self._deal_rest(S, A, left, d)
+        deal_hidden(S, A, self.rules, seat, d["hand_sizes"], left, int(d["stock"]))
         for side in range(SIDES):
             sidev[side, SIDE_SCORE_BEFORE] = self.scores_before[side]
             sidev[side, SIDE_MINIMUM] = mac_minimum_nb(self.rules_nb,
@@ -157,48 +162,6 @@ class MacPositionScript(MacDecisions):
         for side, size in enumerate(d.get("talon_received", [0, 0])):
             A.x[X_SIDE_TALON + side] = int(size)
 
-    def _deal_rest(self, S, A, left, d):
-        """The other hands, the set-aside talons not yet taken and the stock from the cards
-        left (threes to the stock first: a hand after its first turn holds none, A9)."""
-        if any(v < 0 for v in left.values()):
-            bad = next(TOKENS[k] for k, v in left.items() if v < 0)
-            raise BadInput(f"position: more {bad} than the deck holds (A2)")
-        rest = [k for k in sorted(left) for _ in range(left[k]) if k not in (RED3, BLACK3)]
-        threes = [RED3] * left[RED3] + [BLACK3] * left[BLACK3]
-        at = 0
-        for s in range(self.seats):
-            if s == d["seat"]:
-                continue
-            want = d["hand_sizes"][s]
-            if at + want > len(rest):
-                raise BadInput(f"position: hand_sizes[{s}] = {want} does not fit the cards "
-                               "left")
-            for k in rest[at:at + want]:
-                S.hands[s, k] += 1
-            at += want
-        rest = threes + rest[at:]
-        size = sum(_deck_counts(self.rules).values())
-        dealt = self.rules.num_players * self.rules.hand_size
-        hidden = self._hidden_talons(A)
-        if len(rest) - sum(hidden.values()) != int(d["stock"]):
-            raise BadInput(f"position: stock {d['stock']} but "
-                           f"{len(rest) - sum(hidden.values())} cards are left for it (the "
-                           "deck less the hands, melds, pile, threes and face-down talons)")
-        for which, count in hidden.items():
-            start = dealt if which == TALON_FIRST else dealt + self.rules.mac_talon_sizes[0]
-            S.deck[start:start + count] = rest[:count]
-            rest = rest[count:]
-        S.st[ST_DECK_N] = size
-        S.st[ST_STOCK_POS] = size - len(rest)
-        S.deck[S.st[ST_STOCK_POS]:size] = rest
-
-    def _hidden_talons(self, A) -> dict:
-        """The set-aside talons still face down and their sizes (A5)."""
-        if self.rules.mac_talon_source != "set_aside":
-            return {}
-        sizes = dict(zip(TALONS, self.rules.mac_talon_sizes))
-        return {w: sizes[w] for w in TALONS if not A.x[X_TALONS_TAKEN] >> w & 1}
-
     def _turn(self, S, A, d):
         """The turn record of the deciding seat (a take decision comes before the draw and
         reads only the cleared record)."""
@@ -218,6 +181,76 @@ class MacPositionScript(MacDecisions):
             if rank not in TOKEN_TO_KIND:
                 raise BadInput(f"position: turn.new_melds holds {rank!r}: accepted: ranks")
             x[X_TURN_FRESH] |= 1 << TOKEN_TO_KIND[rank]                   # A20, A21
+
+
+def hidden_talons(rules, A) -> dict:
+    """The set-aside talons still face down and their sizes (A5)."""
+    if rules.mac_talon_source != "set_aside":
+        return {}
+    sizes = dict(zip(TALONS, rules.mac_talon_sizes))
+    return {w: sizes[w] for w in TALONS if not A.x[X_TALONS_TAKEN] >> w & 1}
+
+
+def talon_start(rules, which) -> int:
+    """Where set-aside talon ``which`` lies in the deck (A5: after the dealt cards)."""
+    from canasta_sim.kernels.game.american.pile import set_aside_start_nb
+
+    return int(set_aside_start_nb(rules.to_american_kernel(), which))
+
+
+def deal_hidden(S, A, rules, seat, hand_sizes, left, stock):
+    """Lay the cards ``left`` (a Counter of kinds) out as the cards hidden from ``seat``:
+    the other hands of ``hand_sizes``, the set-aside talons not yet taken, the ``stock``;
+    in kind order, threes to the stock first (a hand after its first turn holds none, A9).
+    The rollouts deal them again, so the layout only fixes their order."""
+    if any(v < 0 for v in left.values()):
+        bad = next(TOKENS[k] for k, v in left.items() if v < 0)
+        raise BadInput(f"position: more {bad} than the deck holds (A2)")
+    rest = [k for k in sorted(left) for _ in range(left[k]) if k not in (RED3, BLACK3)]
+    threes = [RED3] * left[RED3] + [BLACK3] * left[BLACK3]
+    at = 0
+    for s in range(rules.num_players):
+        if s == seat:
+            continue
+        want = hand_sizes[s]
+        if at + want > len(rest):
+            raise BadInput(f"position: hand_sizes[{s}] = {want} does not fit the cards left")
+        for k in rest[at:at + want]:
+            S.hands[s, k] += 1
+        at += want
+    rest = threes + rest[at:]
+    hidden = hidden_talons(rules, A)
+    if len(rest) - sum(hidden.values()) != stock:
+        raise BadInput(f"position: stock {stock} but {len(rest) - sum(hidden.values())} cards "
+                       "are left for it (the deck less the hands, melds, pile, threes and "
+                       "face-down talons)")
+    for which, count in hidden.items():
+        start = talon_start(rules, which)
+        S.deck[start:start + count] = rest[:count]
+        rest = rest[count:]
+    size = sum(_deck_counts(rules).values())
+    S.st[ST_DECK_N] = size
+    S.st[ST_STOCK_POS] = size - len(rest)
+    S.deck[S.st[ST_STOCK_POS]:size] = rest
+
+
+def canonical_hidden(pos, rules, seat):
+    """Lay the cards hidden from ``seat`` in the position ``pos`` out as a position file lays
+    them (:func:`deal_hidden`), so that its rollouts, which deal them again from the order
+    they lie in, are the position file's."""
+    S, A = pos
+    left = Counter()
+    sizes = [int(S.hands[s].sum()) for s in range(rules.num_players)]
+    for s in range(rules.num_players):
+        if s != seat:
+            left.update({k: int(S.hands[s, k]) for k in range(NKINDS)})
+            S.hands[s, :] = 0
+    for which, count in hidden_talons(rules, A).items():
+        start = talon_start(rules, which)
+        left.update(int(k) for k in S.deck[start:start + count])
+    stock = int(S.st[ST_DECK_N] - S.st[ST_STOCK_POS])
+    left.update(int(k) for k in S.deck[S.st[ST_STOCK_POS]:S.st[ST_DECK_N]])
+    deal_hidden(S, A, rules, seat, sizes, left, stock)
 
 
 def position_of(script, decision) -> dict:
