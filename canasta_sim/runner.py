@@ -17,7 +17,7 @@ import numpy as np
 
 from canasta_sim.errors import BadInput
 from canasta_sim.kernels.game import layout
-from canasta_sim.policies import parse_policies
+from canasta_sim.policies import SEARCH_PARAMS, parse_one, parse_policies
 from canasta_sim.rules import RuleSet, parse_rules
 
 MAX_SEED = 2 ** 63 - 1
@@ -225,20 +225,29 @@ def prepare(deals=None, seed=0, rules="classic", policies="greedy", scores_befor
                 games, first_game, users)
 
 
-AMERICAN_POLICIES = ("random", "greedy", "careful", "rush", "builder", "expert")
-"""The built-in players that play Modern American so far (kernels/players/american.py); a
-user's own policy plays it too (kernels/players/american_user.py)."""
+AMERICAN_POLICIES = ("random", "greedy", "careful", "rush", "builder", "expert", "search")
+"""The built-in players that play Modern American (kernels/players/american.py; search:
+kernels/play/american/search.py); a user's own policy plays it too
+(kernels/players/american_user.py)."""
 
 
 def check_american_policies(names) -> None:
-    """BadInput naming the first policy that cannot play Modern American yet."""
+    """BadInput naming the first policy that cannot play Modern American, or a search with
+    ``rollouts`` other than 1 (the family plays each determinization once)."""
     from canasta_sim.user_policy import user_of
 
     for name in names:
-        if name.split("(")[0].strip() not in AMERICAN_POLICIES and user_of(name) is None:
+        base = name.split("(")[0].strip()
+        if base not in AMERICAN_POLICIES and user_of(name) is None:     # parameters allowed
             raise BadInput(f"policy {name!r} does not play family=modern_american yet: "
                            f"accepted: {', '.join(AMERICAN_POLICIES)} or your own "
                            "(file.py:function) (docs/american.md)")
+        if base == "search":
+            _, _, values = parse_one(name)
+            if values[list(SEARCH_PARAMS).index("rollouts")] != 1:
+                raise BadInput(f"policy {name!r}: rollouts is not accepted with "
+                               "family=modern_american: accepted: rollouts=1 (each "
+                               "determinization is played once, docs/search.md)")
 
 
 def prepare_users(names) -> tuple:

@@ -96,7 +96,7 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, truncate, equity_p
 
     from . import deal as D
     from .equity import load_table
-    from .position import DealScript, read_trace
+    from .position import deal_script, read_trace
     from .rollout import Scale, rollout_setup
     from .viewer import write_viewer
 
@@ -108,17 +108,18 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, truncate, equity_p
     deals = pick_deals(read_trace(trace_path), deal)
     if event is not None and len(deals) != 1:
         raise BadInput(f"--event {event} needs --deal (the trace holds {len(deals)} deals)")
-    scripts = [(i, DealScript(evs)) for i, evs in deals]
+    scripts = [(i, deal_script(evs)) for i, evs in deals]
     for _, script in scripts:
         script.check()
     first = scripts[0][1]
     chosen = parse_seats(seats, first.seats)
     scale = Scale("points") if equity_path is None else Scale("win", load_table(equity_path))
+    refuse_family_equity(first, scale)
     if scale.unit == "win" and first.rules.num_sides != 2:
         raise BadInput(f"--equity with {first.rules.num_sides} sides: accepted: two sides")
     settings = D.Settings(rollout_setup(first.rules, policy, rollouts, seed, threads,
                                         truncate), scale, D.parse_marks(marks, scale.unit),
-                          not no_luck)
+                          not no_luck and not first.american)
     done = D.analyse_deals(scripts, settings, chosen, event, executor, scheduler, workers)
     meta = {"trace": str(trace_path), "deals": [i for i, _ in scripts], "seats": chosen,
             "rules": first.rules.canonical()}
@@ -128,6 +129,14 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, truncate, equity_p
     marked = sum(1 for d in done for ln in d["lines"] if ln["mark"])
     click.echo(f"{lines} decisions analysed ({marked} marked) -> {path} in "
                f"{time.perf_counter() - started:.1f} s", err=True)
+
+
+def refuse_family_equity(script, scale):
+    """BadInput for an equity table with a Modern American deal: the family has none yet
+    (``equity-table`` plays classic's games)."""
+    if scale.unit == "win" and getattr(script, "american", False):
+        raise BadInput("--equity with family=modern_american: accepted: values in deal "
+                       "points (no equity table is made for the family yet)")
 
 
 def is_position(path) -> bool:
@@ -150,6 +159,7 @@ def analyze_position(path, rollouts, policy, equity_path, marks, seed, threads, 
 
     script = read_position(path)
     scale = Scale("points") if equity_path is None else Scale("win", load_table(equity_path))
+    refuse_family_equity(script, scale)
     settings = D.Settings(rollout_setup(script.rules, policy, rollouts, seed, threads,
                                         truncate), scale, D.parse_marks(marks, scale.unit),
                           False)

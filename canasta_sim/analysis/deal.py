@@ -32,7 +32,7 @@ from canasta_sim.kernels.game.slots import (
 )
 from canasta_sim.kernels.play import analysis as k
 
-from .position import DealScript, call
+from .position import DealScript, call, deal_script
 from .rollout import Rollouts, Scale, decision_key, option_label, value_options
 
 MARKS = ("doubtful", "bad", "very bad")
@@ -103,6 +103,8 @@ def candidates(script: DealScript, S, decision, ro: Rollouts = None) -> tuple:
     state ``S``; one candidate means the decision is forced, none that it is no decision
     (a going-out choice when the seat cannot go out).  A meld decision needs the rollouts'
     policy ``ro`` (its own next step is one of the candidates)."""
+    if getattr(script, "american", False):
+        return script.candidates(decision)
     code = KIND_CODE[decision.kind]
     if code == k.A_MELD:
         cands, _ = meld_candidates(script, S, decision, ro)
@@ -159,6 +161,7 @@ def analyse_decision(script: DealScript, decision, settings: Settings, deal_no: 
                                            "ci_high": None, "loss": 0.0, "loss_low": 0.0,
                                            "loss_high": 0.0, "played": True, "best": True}
                                           for n in names[:1]], loss=0.0, mark=None)
+        label_options(script, S, decision, line["options"])
         return line
     ro = settings.rollouts
     key = decision_key(ro.seed, deal_no, decision.event, code)
@@ -169,11 +172,23 @@ def analyse_decision(script: DealScript, decision, settings: Settings, deal_no: 
     if len(options) <= 1:
         for o in options:
             o.update(loss=0.0, loss_low=0.0, loss_high=0.0)
+    label_options(script, S, decision, options)
     played = next((o for o in options if o["played"]), None)
     line.update(forced=len(options) <= 1, options=options,
                 loss=played["loss"] if played else None,
                 mark=mark_of(played, settings.marks) if played and len(options) > 1 else None)
     return line
+
+
+def label_options(script, S, decision, options):
+    """Add each option's readable ``label`` where the rule family has them (Modern
+    American: the pile of a take, the stock and the turn card of a draw, the talon after a
+    discard)."""
+    if not hasattr(script, "labels"):
+        return
+    labels = script.labels(S, decision, [o["option"] for o in options])
+    for o in options:
+        o["label"] = labels[o["option"]]
 
 
 def value_of_state(script, S, view, actor, code, cand, key, settings, side) -> float:
@@ -306,7 +321,7 @@ def analyse_deal(script: DealScript, settings: Settings, seats, event=None, deal
 
 def analyse_task(events, settings: Settings, seats, event, deal_no) -> dict:
     """One deal's analysis as a pure function of its arguments (a task on a Dask worker)."""
-    return analyse_deal(DealScript(events), settings, seats, event, deal_no)
+    return analyse_deal(deal_script(events), settings, seats, event, deal_no)
 
 
 def analyse_deals(scripts, settings: Settings, seats, event=None, executor="threads",

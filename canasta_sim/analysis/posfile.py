@@ -86,7 +86,13 @@ def _deck_counts(rules) -> Counter:
     from canasta_sim.kernels.game.state import rules_record_nb
 
     deck = np.zeros(MAX_CARDS, np.int64)
-    size = build_deck_nb(rules_record_nb(rules.to_kernel())[0], deck)
+    if rules.american:
+        from canasta_sim.kernels.game.american.state import mac_record_nb
+
+        record = mac_record_nb(rules.to_american_kernel())           # A2: the same deck
+    else:
+        record = rules_record_nb(rules.to_kernel())
+    size = build_deck_nb(record[0], deck)
     return Counter({int(k): int(c) for k, c in enumerate(np.bincount(deck[:size]))})
 
 
@@ -103,22 +109,23 @@ def _kinds(tokens, what) -> list:
     return out
 
 
-def _check(data, rules):
-    """BadInput for a field that is missing or does not fit the rules."""
+def _check(data, rules, fields=FIELDS, kinds=KINDS, section="A position file"):
+    """BadInput for a field that is missing or does not fit the rules (``fields`` and
+    ``kinds``: the file's fields and decisions, as docs/analysis.md's ``section`` says)."""
     missing = [f for f in ("rules", "seat", "decision", "dealer", "hand", "hand_sizes",
                            "melds", "pile", "stock") if f not in data]
     if missing:
         raise BadInput(f"position: missing {', '.join(missing)}: accepted: the fields of "
-                       "docs/analysis.md, 'A position file'")
-    unknown = sorted(set(data) - set(FIELDS))
+                       f"docs/analysis.md, '{section}'")
+    unknown = sorted(set(data) - set(fields))
     if unknown:
-        raise BadInput(f"position: unknown field {unknown[0]!r}: accepted: {', '.join(FIELDS)}")
+        raise BadInput(f"position: unknown field {unknown[0]!r}: accepted: {', '.join(fields)}")
     n = rules.num_players
     if not isinstance(data["seat"], int) or not 0 <= data["seat"] < n:
         raise BadInput(f"position: seat {data['seat']!r}: accepted: 0..{n - 1}")
-    if data["decision"] not in KINDS:
+    if data["decision"] not in kinds:
         raise BadInput(f"position: decision {data['decision']!r}: accepted: "
-                       f"{', '.join(KINDS)}")
+                       f"{', '.join(kinds)}")
     if len(data["hand_sizes"]) != n or len(data["melds"]) != rules.num_sides:
         raise BadInput(f"position: hand_sizes needs {n} sizes and melds {rules.num_sides} "
                        "sides' tables (a list of {rank: cards})")
@@ -225,15 +232,7 @@ class PositionScript:
         """A side's meld of ``rank`` (R18-R25)."""
         if rank not in TOKEN_TO_KIND or TOKEN_TO_KIND[rank] < BLACK3:
             raise BadInput(f"position: meld rank {rank!r}: accepted: 3b, 4 .. A")
-        r = TOKEN_TO_KIND[rank]
-        for k in kinds:
-            col = M_JOKER if k == JOKER else (M_DEUCE if k == DEUCE else M_NAT)
-            if col == M_NAT and k != r:
-                raise BadInput(f"position: a {TOKENS[k]} on the meld of {rank}: accepted: "
-                               f"{rank}, 2 or JK")
-            S.melds[side, col, r] += 1
-            S.melds[side, M_SIZE, r] += 1
-            left[k] -= 1
+        place_meld(S, side, rank, kinds, left)
 
     def _deal_rest(self, S, left, d, public):
         """The other hands (their unknown cards) and the stock from the cards left; the deck
@@ -291,6 +290,20 @@ class PositionScript:
         st[ST_TURN_OUT_CHOICE] = OUT_OWN
 
 
+def place_meld(S, side, rank, kinds, left):
+    """Put the cards ``kinds`` on ``side``'s meld of ``rank`` (its naturals, 2s and jokers),
+    taking them from the cards ``left``."""
+    r = TOKEN_TO_KIND[rank]
+    for k in kinds:
+        col = M_JOKER if k == JOKER else (M_DEUCE if k == DEUCE else M_NAT)
+        if col == M_NAT and k != r:
+            raise BadInput(f"position: a {TOKENS[k]} on the meld of {rank}: accepted: "
+                           f"{rank}, 2 or JK")
+        S.melds[side, col, r] += 1
+        S.melds[side, M_SIZE, r] += 1
+        left[k] -= 1
+
+
 def read_position(path) -> PositionScript:
     """A position file (JSON), checked."""
     try:
@@ -300,6 +313,18 @@ def read_position(path) -> PositionScript:
     except ValueError as exc:
         raise BadInput(f"{path} is not JSON ({exc}): accepted: a position file "
                        "(docs/analysis.md)") from None
+    return position_script(data)
+
+
+def position_script(data):
+    """The script of a position's data for its rule set's family: :class:`PositionScript`,
+    or the Modern American one (:mod:`.posfile_american`)."""
+    from canasta_sim.rules import parse_rules
+
+    if isinstance(data, dict) and parse_rules(data.get("rules", "classic")).american:
+        from .posfile_american import MacPositionScript
+
+        return MacPositionScript(data, parse_rules(data["rules"]))
     return PositionScript(data)
 
 
@@ -313,24 +338,36 @@ def _turn_record(S) -> dict:
                           if st[ST_TURN_NEW_RANKS] >> r & 1]}
 
 
-def position_of(script, decision) -> dict:
-    """The position file of a decision of a traced deal (what the seat sees, and the public
-    record the engine keeps)."""
-    S, _ = script.state(decision.at)
-    seat, n, sides = decision.seat, script.seats, script.rules.num_sides
+def card_tokens(row) -> list:
+    """The cards of a count vector, as tokens."""
+    return [TOKENS[k] for k in range(NKINDS) for _ in range(int(row[k]))]
 
-    def cards(row):
-        return [TOKENS[k] for k in range(NKINDS) for _ in range(int(row[k]))]
 
+def meld_tables(S, sides, rows) -> list:
+    """Per side, ``{rank: cards}`` of its melds of ``rows`` (naturals, then 2s, then jokers)."""
     melds = []
     for side in range(sides):
         table = {}
-        for r in range(BLACK3, NKINDS):
+        for r in rows:
             if S.melds[side, M_SIZE, r]:
                 table[TOKENS[r]] = ([TOKENS[r]] * int(S.melds[side, M_NAT, r])
                                     + ["2"] * int(S.melds[side, M_DEUCE, r])
                                     + ["JK"] * int(S.melds[side, M_JOKER, r]))
         melds.append(table)
+    return melds
+
+
+def position_of(script, decision) -> dict:
+    """The position file of a decision of a traced deal (what the seat sees, and the public
+    record the engine keeps); a Modern American deal's by :mod:`.posfile_american`."""
+    if getattr(script, "american", False):
+        from .posfile_american import position_of as family_position_of
+
+        return family_position_of(script, decision)
+    S, _ = script.state(decision.at)
+    seat, n, sides = decision.seat, script.seats, script.rules.num_sides
+    cards = card_tokens
+    melds = meld_tables(S, sides, range(BLACK3, NKINDS))
     known = {str(s): cards(S.seatv[s, SEAT_KNOWN:SEAT_KNOWN + NKINDS])
              for s in range(n) if s != seat and S.seatv[s, SEAT_KNOWN:].any()}
     return {"rules": script.rules.canonical(), "seat": seat, "decision": decision.kind,

@@ -87,7 +87,7 @@ class DealScript:
                 e["ev"] for e in events}:
             raise BadInput(f"rules {self.rules.canonical()}: accepted: fixed layouts "
                            "(cutthroat deals are not analysed)")
-        self.rules_nb = self.rules.to_kernel()
+        self.rules_nb = self.kernel_rules()
         self.seats = int(start["seats"])
         self.dealer = int(start["dealer"])
         self.scores_before = np.zeros(MAX_SIDES, np.int64)
@@ -95,6 +95,16 @@ class DealScript:
             self.scores_before[i] = int(s)
         self.deck, self.size = self._deck()
         self.moves, self.decisions, self.rows_at_event = self._script()
+
+    american = False
+
+    def kernel_rules(self):
+        """The rule set's kernel record (classic's; the family's in :mod:`.american`)."""
+        return self.rules.to_kernel()
+
+    def deck_after_hands(self) -> list:
+        """The cards after the dealt hands, top first: the stock."""
+        return list(self.start["stock"])
 
     # ---- reading the trace ----
 
@@ -108,7 +118,7 @@ class DealScript:
         for j in range(n * size):
             seat = (self.dealer + 1 + j) % n
             deck[j] = _kind(hands[seat][j // n])
-        stock = self.start["stock"]
+        stock = self.deck_after_hands()
         for i, token in enumerate(stock):
             deck[n * size + i] = _kind(token)
         return deck, n * size + len(stock)
@@ -252,6 +262,21 @@ class DealScript:
         if len(mine) != len(theirs):
             raise BadInput(f"deal {self.start.get('deal')}: the trace has {len(theirs)} lines, "
                            f"the engine's replay {len(mine)}")
+
+
+def deal_script(events: list, rules=None) -> DealScript:
+    """The script of a traced deal for its rule set's family: :class:`DealScript`, or the
+    Modern American one (:class:`.american.MacDealScript`)."""
+    from canasta_sim.rules import parse_rules
+
+    if not events or events[0].get("ev") != "start":
+        raise BadInput("a deal must begin with its start line (docs/trace.md)")
+    text = rules if rules is not None else events[0].get("rules", "classic")
+    if parse_rules(text).american:
+        from .american import MacDealScript
+
+        return MacDealScript(events, rules)
+    return DealScript(events, rules)
 
 
 _DUMMY = {}

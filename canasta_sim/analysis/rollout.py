@@ -73,6 +73,10 @@ def rollout_setup(rules, policy="expert", n=1000, seed=0, threads=None, truncate
         raise BadInput(f"rollout policy {policy!r}: accepted: {', '.join(ROLLOUT_POLICIES)} "
                        "(with parameters, e.g. expert(want_canastas=2))")
     plan = prepare(1, 0, rules, policy)
+    if plan.rules.american and (str(policy).strip() != "expert" or truncate):
+        raise BadInput(f"rollout policy {policy!r}, truncate {truncate!r}: accepted for "
+                       "family=modern_american: expert with its parameters as they are, "
+                       "no truncation (kernels/play/american/rollout.py)")
     threads = available_cores() if threads is None else int(threads)
     if threads < 1:
         raise BadInput(f"threads {threads}: accepted: 1 or more")
@@ -86,21 +90,19 @@ def play_rollouts(script, S, view, seat, decision, cands, key, first, count, ro:
     """Rollouts ``first`` .. ``first + count - 1`` of every candidate: int64[count, len(cands),
     MAX_SIDES + 1] (each side's deal score, then 1 if the candidate was played as such),
     split over ``ro.threads`` threads, each on its own copy of the state."""
-    from .position import call
-
     cands = np.asarray(cands, np.int64)
     out = np.zeros((count, len(cands), MAX_SIDES + 1), np.int64)
     parts = max(1, min(ro.threads, count // 8 or 1))
     bounds = [count * i // parts for i in range(parts + 1)]
 
+    american = getattr(script, "american", False)
+    batch = script.rollout_batch if american else classic_batch
+
     def run(i):
         lo, hi = bounds[i], bounds[i + 1]
-        done, _ = call(1, script.rules_nb, copy_state(S), np.zeros(1, np.int32), None, 0,
-                       None, 0, 0, None, pol=ro.pol.copy(), params=ro.params.copy(),
-                       view=view, seat=seat, decision=decision, cands=cands, key=key,
-                       first=first + lo, values=out[lo:hi],
-                       turns=ro.truncate if ro.truncate > 0 else None)
-        return done == hi - lo
+        args = () if american else (script,)
+        return batch(*args, S, view, seat, decision, cands, key, first + lo, out[lo:hi],
+                     ro) == hi - lo
 
     if parts == 1:
         ok = run(0)
@@ -111,6 +113,19 @@ def play_rollouts(script, S, view, seat, decision, cands, key, first, count, ro:
         raise BadInput("the cards hidden from the seat could not be dealt again: the "
                        "position is not one a deal can reach")
     return out
+
+
+def classic_batch(script, S, view, seat, decision, cands, key, first, values,
+                  ro: Rollouts) -> int:
+    """Rollouts ``first`` .. ``first + len(values) - 1`` of a classic decision on a copy of
+    ``S`` (kernels/play/analysis.py); returns the determinizations done."""
+    from .position import call
+
+    done, _ = call(1, script.rules_nb, copy_state(S), np.zeros(1, np.int32), None, 0, None, 0, 0,
+                   None, pol=ro.pol.copy(), params=ro.params.copy(), view=view, seat=seat,
+                   decision=decision, cands=cands, key=key, first=first, values=values,
+                   turns=ro.truncate if ro.truncate > 0 else None)
+    return done
 
 
 class Scale(NamedTuple):

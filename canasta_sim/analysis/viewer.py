@@ -16,7 +16,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from canasta_sim.trace import _ORDER, _View, canasta_kind
+from canasta_sim.trace import _ORDER, _view_for, canasta_kind
 
 
 def _cards(counter) -> list:
@@ -25,7 +25,7 @@ def _cards(counter) -> list:
 
 def snapshots(events) -> list:
     """One snapshot per event of a deal: the event's text and the table after it."""
-    view = _View(events[0])
+    view = _view_for(events[0])
     steps = [_snapshot(view, "deal: " + _start_text(events[0]), events[0])]
     for ev in events[1:]:
         text = view.apply(ev).split("\n")[0].strip()
@@ -46,8 +46,15 @@ def _snapshot(view, text, ev) -> dict:
     return {"text": text, "ev": ev.get("ev"), "seat": ev.get("seat"),
             "hands": [_cards(+h) for h in view.hands], "pile": list(view.pile),
             "pile_state": view.pile_state(), "stock": len(view.stock), "melds": melds,
-            "red3": list(view.red3),
+            "red3": list(view.red3), **_threes(view),
             "score": ev.get("sides") if ev.get("ev") == "score" else None}
+
+
+def _threes(view) -> dict:
+    """The threes laid per side, by colour, in a Modern American deal (its view keeps them)."""
+    if not hasattr(view, "threes"):
+        return {}
+    return {"threes": [f"{t['3r']} red, {t['3b']} black" for t in view.threes]}
 
 
 def page_data(scripts_events, analyses=None) -> dict:

@@ -16,19 +16,13 @@ from ...game.american.scoring import (
     I_OUT,
     I_SPECIAL,
     I_THREES,
-    I_TOTAL,
-    mac_cards_conserved_nb,
-    score_side_nb,
-    score_special_nb,
 )
 from ...game.american.special import wins_game_nb
 from ...game.american.state import (
     X_SIDE_TAKES,
     X_SIDE_TALON,
     X_SPECIAL_CODE,
-    X_SPECIAL_POINTS,
     X_SPECIAL_SEAT,
-    X_TALONS_TAKEN,
     X_THREES_DEALT,
 )
 from ...game.american.threes import BLACK, RED
@@ -74,7 +68,6 @@ from ...game.layout import (
 from ...game.slots import (
     SIDE_MELDED,
     ST_CHECK_FAILS,
-    ST_CHECK_ON,
     ST_DEALER,
     ST_END_REASON,
     ST_OUT_SEAT,
@@ -90,8 +83,10 @@ from ..deals import (
     game_over_nb,
     open_game_deal_nb,
 )
+from ..search import fill_tables_nb, tables_nb
 from .kinds import canasta_kind_nb
-from .turn import DEAL_OVER, MAX_TURNS, deal_threes_nb, play_turn_nb
+from .search import seat_turn_nb
+from .turn import DEAL_OVER, deal_threes_nb, side_total_nb, turn_checked_nb
 
 # the family's own result columns, per side (layout.MAC_SIDE_FIELDS order)
 F_CANASTAS = 0
@@ -110,9 +105,28 @@ F_SPECIAL = 12
 
 
 @kernel
+def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
+    """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
+    st = S.st
+    over = not start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer,
+                                 scores_before)
+    pol_b, params_b = tables_nb(S.ws, pol, False)
+    seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
+    turns = 0
+    while not over:
+        over = seat_turn_nb(mac, S, A, buf, pol, params, pol_b, params_b, seat) == DEAL_OVER
+        seat = seat + 1 if seat + 1 < mac.num_players else 0
+        turns += 1
+        over = turn_checked_nb(mac, S, A, over, turns)
+    ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
+    score_mac_deal_nb(mac, S, A, row)
+
+
+@kernel
 def start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before):
-    """Deal ``deal`` and, under ``after_deal``, lay the dealt threes (A9); returns whether
-    the deal is over already (a three met an empty stock, A43)."""
+    """Deal ``deal`` (A4-A7), fill the deal's blueprint table in ``S.ws`` (``pol`` with each
+    search seat playing expert, classic ``search.tables_nb``) and, with ``after_deal``, lay
+    the dealt threes (A9).  Returns False if that already ended the deal (A43)."""
     st = S.st
     A.x[:] = 0
     A.threes[:, :] = 0
@@ -120,33 +134,13 @@ def start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_be
     deal_american_nb(mac, S, seed, deal, dealer, scores_before)
     st[ST_OUT_SEAT] = -1
     trace_start_nb(mac, S, buf, st[ST_DEALER], mac.num_players * mac.hand_size)
+    fill_tables_nb(S.ws, pol, params, st, False)
+    pol_b, params_b = tables_nb(S.ws, pol, False)
     if mac.mac_threes_timing == ThreesTiming.AFTER_DEAL:
-        if not deal_threes_nb(mac, S, A, buf, pol, params, st[ST_DEALER]):
+        if not deal_threes_nb(mac, S, A, buf, pol_b, params_b, st[ST_DEALER]):
             st[ST_END_REASON] = END_STOCK
-            return True
-    return False
-
-
-@kernel
-def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before, row):
-    """Deal ``deal``, play it to its end and score it into ``row`` (module docstring)."""
-    st = S.st
-    over = start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_before)
-    seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
-    turns = 0
-    while not over:
-        over = play_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER
-        if st[ST_CHECK_ON] == 1 and not mac_cards_conserved_nb(mac, S, A.threes,
-                                                               A.x[X_TALONS_TAKEN]):
-            st[ST_CHECK_FAILS] += 1
-        seat = seat + 1 if seat + 1 < mac.num_players else 0
-        turns += 1
-        if turns >= MAX_TURNS and not over:
-            st[ST_CHECK_FAILS] += 1      # the safety net: the deal did not end
-            st[ST_END_REASON] = END_STOCK
-            over = True
-    ev_simple_nb(st, buf, EV_END, -1, st[ST_END_REASON], 0)
-    score_mac_deal_nb(mac, S, A, row)
+            return False
+    return True
 
 
 @kernel
@@ -181,16 +175,10 @@ def score_mac_deal_nb(mac, S, A, row):
     row[COL_MAC_SPECIAL] = A.x[X_SPECIAL_CODE]
     row[COL_MAC_SPECIAL_SEAT] = special_seat
     row[COL_MAC_GAME_OVER] = 1 if wins_game_nb(A.x[X_SPECIAL_CODE]) else 0
-    out_seat = st[ST_OUT_SEAT]
     for side in range(SIDES):
         items = A.items[side]
-        if special_seat >= 0 and special_seat % 2 == side:
-            score_special_nb(A.x[X_SPECIAL_POINTS], items)              # A53
-        else:
-            score_side_nb(mac, S.melds, side, A.threes, S.hands, side, side + 2,
-                          out_seat >= 0 and out_seat % 2 == side, items)
         base = SIDE_BASE + SIDE_STRIDE * side
-        row[base + S_SCORE] = items[I_TOTAL]
+        row[base + S_SCORE] = side_total_nb(mac, S, A, side)
         row[base + S_MELDS] = items[I_MELDS]
         row[base + S_CANASTA_BONUS] = items[I_CANASTA_BONUS]
         row[base + S_RED3] = A.threes[side, RED]

@@ -16,7 +16,7 @@ from .turn import DEAL_OVER, play_turn_nb
 @kernel
 def mac_until_nb(mac, S, A, buf, pol, params, seed, deal, scores_before, turns):
     """:func:`mac_play_until_nb` with the knobs as a record (``buf``: no trace is kept)."""
-    if start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, -1, scores_before):
+    if not start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, -1, scores_before):
         return -1
     seat = (S.st[ST_DEALER] + 1) % mac.num_players                         # A8
     for _ in range(turns):

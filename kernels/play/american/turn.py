@@ -39,6 +39,12 @@ from ...game.american.pile import (
     talon_size_nb,
 )
 from ...game.american.rules_nb import ThreesTiming
+from ...game.american.scoring import (
+    I_TOTAL,
+    mac_cards_conserved_nb,
+    score_side_nb,
+    score_special_nb,
+)
 from ...game.american.special import NONE, special_hand_nb
 from ...game.american.state import (
     X_ASKED,
@@ -51,6 +57,7 @@ from ...game.american.state import (
     X_SPECIAL_CODE,
     X_SPECIAL_POINTS,
     X_SPECIAL_SEAT,
+    X_TALONS_TAKEN,
     X_TENTATIVE,
     X_TURN_ANSWER,
     X_TURN_DREW,
@@ -82,7 +89,9 @@ from ...game.slots import (
     SIDE_MELDED,
     SIDE_MINIMUM,
     ST_CHECK_FAILS,
+    ST_CHECK_ON,
     ST_END_REASON,
+    ST_OUT_SEAT,
     ST_PILE_N,
     ST_TURNS,
     WS_HAND,
@@ -90,7 +99,7 @@ from ...game.slots import (
 )
 from ...game.state import row_total_nb
 from ...game.trace_events import ev_begin_nb, ev_push_nb, ev_simple_nb
-from ...jit import turn_step
+from ...jit import kernel, turn_step
 from ...players.american_user import (
     answers_yes_nb,
     asks_partner_nb,
@@ -322,14 +331,22 @@ def count_take_nb(A, seat):
 
 
 @turn_step
-def draw_phase_nb(mac, S, A, buf, pol, params, seat):
-    """A12-A14, A43, A44: take the pile (where allowed and wanted) or draw.  Returns CONTINUE,
-    or DEAL_OVER when the stock is gone and the player does not take (A44) or a three meets an
-    empty stock (A43)."""
+def take_open_nb(mac, S, seat):
+    """Whether the seat may take the pile now and still finish its turn (A16, A29, A30, A39;
+    a side that has not melded must also open, A26, which the take then tries)."""
+    return may_take_nb(mac, S, seat) and take_leaves_turn_nb(mac, S, seat)
+
+
+@turn_step
+def draw_phase_nb(mac, S, A, buf, pol, params, seat, take):
+    """A12-A14, A43, A44: take the pile (where allowed and wanted) or draw.  ``take``: -1 the
+    player decides, 1 take where allowed, 0 draw (a searched choice, kernels/play/american/
+    rollout.py).  Returns CONTINUE, or DEAL_OVER when the stock is gone and the player does
+    not take (A44) or a three meets an empty stock (A43)."""
     st = S.st
     x = A.x
-    if may_take_nb(mac, S, seat) and take_leaves_turn_nb(mac, S, seat) and \
-            takes_pile_nb(pol, params, mac, S, A, seat):
+    if take != 0 and take_open_nb(mac, S, seat) and \
+            (take == 1 or takes_pile_nb(pol, params, mac, S, A, seat)):
         if melded_nb(S, seat):
             x[X_TURN_TOOK] = 1
             top = begin_take_nb(S, A, seat)
@@ -405,47 +422,127 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
 
 
 @turn_step
-def discard_phase_nb(mac, S, A, buf, pol, params, seat, kind):
-    """A18, A33, A39: go out with the last card, or discard a legal card; after the discard
-    that ends an opening turn that earned it, the talon (A33).  Returns CONTINUE or
-    DEAL_OVER."""
+def legal_discards_nb(mac, S, A, seat):
+    """A35-A38: the kinds ``seat`` may discard to end its turn, into ``S.ws[WS_ORDER]``;
+    returns how many."""
     hand = S.hands[seat]
-    if kind == GOES_OUT:
-        for k in range(NKINDS):
-            if hand[k] > 0:
-                go_out_nb(S, A, buf, seat, k)                            # A39
-                return DEAL_OVER
     legal = S.ws[WS_ORDER]
     n = 0
     for k in range(NKINDS):
         if hand[k] > 0 and legal_discard_nb(mac, S, A, seat, k):
             legal[n] = k
             n += 1
+    return n
+
+
+@turn_step
+def discard_phase_nb(mac, S, A, buf, pol, params, seat, kind, card):
+    """A18, A33, A39: go out with the last card, or discard a legal card (``card`` >= 0: that
+    one, a searched choice; else the player's); after the discard that ends an opening turn
+    that earned it, the talon (A33).  Returns CONTINUE or DEAL_OVER."""
+    hand = S.hands[seat]
+    if kind == GOES_OUT:
+        for k in range(NKINDS):
+            if hand[k] > 0:
+                go_out_nb(S, A, buf, seat, k)                            # A39
+                return DEAL_OVER
+    n = legal_discards_nb(mac, S, A, seat)
     if n == 0:                      # the safety net, never reached in a checked soak
         S.st[ST_CHECK_FAILS] += 1
         S.st[ST_END_REASON] = END_STOCK
         return DEAL_OVER
-    discard_nb(S, A, buf, seat, pick_discard_nb(pol, params, mac, S, A, seat, legal, n))
+    if card < 0:
+        card = pick_discard_nb(pol, params, mac, S, A, seat, S.ws[WS_ORDER], n)
+    discard_nb(S, A, buf, seat, card)
     if A.x[X_TURN_TALON] != TALON_NONE and A.x[X_TURN_OPENING] == 1:
         give_talon_nb(mac, S, A, buf, seat, A.x[X_TURN_TALON])          # A33
     return CONTINUE
 
 
 @turn_step
-def play_turn_nb(mac, S, A, buf, pol, params, seat):
-    """One turn of ``seat`` (A12); returns CONTINUE or DEAL_OVER."""
+def open_turn_nb(mac, S, A, buf, pol, params, seat):
+    """The start of ``seat``'s turn (A12): the turn's slots cleared, its threes laid (A9,
+    A10).  Returns CONTINUE or DEAL_OVER (A43)."""
     begin_turn_nb(A)
     S.st[ST_TURNS] += 1
     if start_threes_nb(mac, S, A, buf, pol, params, seat) != LAID:
         S.st[ST_END_REASON] = END_STOCK                                  # A43
         return DEAL_OVER
-    if draw_phase_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER:
+    return CONTINUE
+
+
+@turn_step
+def draw_part_nb(mac, S, A, buf, pol, params, seat, take):
+    """The take or the draw (``take`` as :func:`draw_phase_nb`), then a special hand (A52).
+    Returns CONTINUE or DEAL_OVER."""
+    if draw_phase_nb(mac, S, A, buf, pol, params, seat, take) == DEAL_OVER:
         return DEAL_OVER
     if special_phase_nb(mac, S, A, buf, pol, params, seat):
         return DEAL_OVER
+    return CONTINUE
+
+
+@turn_step
+def melds_part_nb(mac, S, A, buf, pol, params, seat, hold):
+    """After the draw: the meld steps; returns GOES_OUT (a take that left one card, A39, or an
+    out step) or GOES_ON.  ``hold``: the seat may not go out this turn (a searched choice; the
+    turn then reads as after a partner's "no", A41)."""
     if A.x[X_TURN_TOOK] == 1 and row_total_nb(S.hands[seat]) == 1:
-        return discard_phase_nb(mac, S, A, buf, pol, params, seat, GOES_OUT)  # A39, a take
+        return GOES_OUT                                                  # A39, a take
+    if hold:
+        A.x[X_TURN_ANSWER] = 0
     kind = meld_phase_nb(mac, S, A, buf, pol, params, seat)
-    if kind == TALON_LAST:
-        kind = GOES_ON
-    return discard_phase_nb(mac, S, A, buf, pol, params, seat, kind)
+    return GOES_ON if kind == TALON_LAST else kind
+
+
+@turn_step
+def play_turn_nb(mac, S, A, buf, pol, params, seat):
+    """One turn of ``seat`` (A12); returns CONTINUE or DEAL_OVER."""
+    if open_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER:
+        return DEAL_OVER
+    if draw_part_nb(mac, S, A, buf, pol, params, seat, -1) == DEAL_OVER:
+        return DEAL_OVER
+    kind = melds_part_nb(mac, S, A, buf, pol, params, seat, False)
+    return discard_phase_nb(mac, S, A, buf, pol, params, seat, kind, -1)
+
+
+@turn_step
+def turn_checked_nb(mac, S, A, over, turns):
+    """After a turn of a deal: the cards counted (A2) when the check is on, and the safety net
+    (a deal of ``turns`` turns is over).  Returns whether the deal is over."""
+    st = S.st
+    if st[ST_CHECK_ON] == 1 and not mac_cards_conserved_nb(mac, S, A.threes,
+                                                           A.x[X_TALONS_TAKEN]):
+        st[ST_CHECK_FAILS] += 1
+    if turns >= MAX_TURNS and not over:
+        st[ST_CHECK_FAILS] += 1          # the safety net: the deal did not end
+        st[ST_END_REASON] = END_STOCK
+        return True
+    return over
+
+
+@kernel
+def side_total_nb(mac, S, A, side):
+    """The ended deal's score of ``side`` (A45-A53), its items into ``A.items[side]``."""
+    items = A.items[side]
+    special_seat = A.x[X_SPECIAL_SEAT]
+    out_seat = S.st[ST_OUT_SEAT]
+    if special_seat >= 0 and special_seat % 2 == side:
+        score_special_nb(A.x[X_SPECIAL_POINTS], items)                  # A53
+    else:
+        score_side_nb(mac, S.melds, side, A.threes, S.hands, side, side + 2,
+                      out_seat >= 0 and out_seat % 2 == side, items)
+    return items[I_TOTAL]
+
+
+@kernel
+def play_to_end_nb(mac, S, A, buf, pol, params, seat):
+    """Play the deal to its end from ``seat``'s turn, every seat by its policy in ``pol``
+    (none of them ``search``: the rollouts of kernels/play/american/rollout.py)."""
+    over = False
+    turns = 0
+    while not over:
+        over = play_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER
+        seat = seat + 1 if seat + 1 < mac.num_players else 0
+        turns += 1
+        over = turn_checked_nb(mac, S, A, over, turns)

@@ -1,0 +1,354 @@
+"""Rollouts of one decision of a Modern American seat: the reusable pieces of the family's
+``search`` player (kernels/play/american/search.py) and of the analysis that values a seat's
+choices (docs/search.md, "Modern American").
+
+**The decision points and their candidates.**  A decision is one of the seat's own turn,
+at the point where the turn reaches it; a candidate is one int:
+
+* ``DEC_TAKE`` (0): after the seat's threes (``turn.open_turn_nb``), before the take or the
+  draw.  Candidates: ``TAKE_DRAW`` (0) draw from the stock, ``TAKE_PILE`` (1) take the pile
+  (A29-A31; where the take is not open, or a side that has not melded cannot open with it,
+  A26, the seat draws).  Only when ``turn.take_open_nb`` holds is there a choice.
+* ``DEC_OUT`` (1): after the draw and a special hand (``turn.draw_part_nb``), before the meld
+  steps.  Candidates: ``OUT_OWN`` (0) the rest of the turn as the rollout policy plays it,
+  ``OUT_HOLD`` (1) the seat may not go out this turn (no step that goes out is listed, as
+  after a partner's "no", A41).  There is a choice only when the seat's own play would go
+  out: :func:`goes_out_nb`.  (Asking the partner is the rollout policy's own: the family's
+  club players ask only where asking is required, docs/american.md.)
+* ``DEC_DISCARD`` (2): after the meld steps (``turn.melds_part_nb`` returned ``GOES_ON``),
+  before the discard.  Candidates: a card kind (``cards.py``: 0..NKINDS-1) among the legal
+  discards (``turn.legal_discards_nb``); after it, the talon if the turn earned one (A33).
+
+**A rollout** of candidate ``c`` on determinization ``d``: the deal ``S`` with its family
+state ``A`` is copied into the scratch state (:func:`copy_deal_nb`), the cards hidden from the
+seat are dealt again (:func:`determinize_nb`), ``c`` is played, then the rest of the seat's
+turn and the deal to its end with ``expert`` (its default parameters) at every seat
+(:func:`play_candidate_nb`); every side's deal score (A45-A53) goes to ``values[d, c, side]``.
+``expert`` is deterministic in this family, so a rollout depends only on the determinization
+and the candidate: every candidate is played on the same determinizations (common random
+numbers), and identical candidates get identical values.  Determinization ``d`` of a decision
+is drawn from ``key`` and ``d`` alone (``search.playout_seed_nb``), so any split of the ``d``
+over threads or calls (``d0``) gives the same values.
+
+**What the seat may know** (docs/american.md, "What each seat may know"): its own hand, every
+meld, the threes laid, the whole pile (face up, A0.1), the sizes of the hands and the stock,
+which talons were taken.  Hidden: the other hands, the stock and the set-aside talons not yet
+taken (``mac_talon_source=set_aside``, face down, A5).  Those cards -- the deck (A2) less what
+the seat sees -- are shuffled and dealt back into the same places: each other hand keeps its
+size, the talons and the stock keep theirs, in a uniform order.  A three goes only to a hand
+that may hold one: before its first turn under ``mac_threes_timing=first_turn`` (A9), or one
+three kept for the Straight while its side has not melded (A10); the others go to the stock
+and talons.  The family's engine keeps no record of which cards of another hand are public
+(a taken pile's cards, A31), so the re-deal treats the whole of each other hand as hidden:
+it uses less than the seat may know, never more.
+
+**Scratch space.**  Nothing is allocated per call: the scratch deal state is classic
+search's (``search.scratch_state_nb``, rows ``WS_SEARCH`` onwards of ``S.ws``); the scratch
+family state keeps its small arrays in row ``R_POOL`` of ``S.ws`` from column ``MAC_AT`` and
+shares ``A``'s pure scratch arrays (``steps``, ``scores``, ``sizes``), which the turn fills
+afresh before each use.  So a caller must not keep anything in ``S.ws`` rows ``WS_SEARCH``
+and above, nor in ``A.steps`` across a call.
+"""
+import numpy as np
+
+from ...game.american.pile import TALON_FIRST, TALON_SECOND, set_aside_start_nb, talon_size_nb
+from ...game.american.rules_nb import TalonSource, ThreesTiming
+from ...game.american.state import MAX_LOG, NX, X_KEPT, X_TALONS_TAKEN, MacState
+from ...game.american.scoring import N_ITEMS
+from ...game.american.steps import GOES_ON, GOES_OUT
+from ...game.american.threes import may_keep_three_nb, threes_in_nb
+from ...game.cards import BLACK3, MELD_KINDS, NKINDS, RED3
+from ...game.deal import shuffle_nb
+from ...game.layout import MAX_SEATS, NPARAMS
+from ...game.slots import M_COLS, SEAT_HAD_TURN, SIDE_MELDED, ST_DECK_N, ST_NSEATS, ST_STOCK_POS
+from ...game.state import row_total_nb
+from ...jit import kernel, level
+from ...players.ids import POLICY_EXPERT
+from ..search import (
+    AT,
+    R_POOL,
+    R_RPARAMS,
+    R_RPOL,
+    R_UNSEEN,
+    copy_state_nb,
+    expert_row_nb,
+    playout_seed_nb,
+    scratch_state_nb,
+)
+from .turn import (
+    DEAL_OVER,
+    discard_phase_nb,
+    draw_part_nb,
+    melds_part_nb,
+    play_to_end_nb,
+    side_total_nb,
+)
+
+DEC_TAKE = 0
+DEC_OUT = 1
+DEC_DISCARD = 2
+TAKE_DRAW = 0
+TAKE_PILE = 1
+OUT_OWN = 0
+OUT_HOLD = 1
+SIDES = 2
+
+# the scratch family state's small arrays, in row R_POOL of ws from column MAC_AT (the pool of
+# hidden cards uses the columns below)
+MAC_AT = 256
+_X = MAC_AT
+_THREES = _X + NX
+_LAID = _THREES + 4
+_LOG = _LAID + M_COLS * MELD_KINDS
+_SAVE_MELDS = _LOG + MAX_LOG * 4
+_SAVE_HAND = _SAVE_MELDS + M_COLS * MELD_KINDS
+_PRE = _SAVE_HAND + NKINDS
+_ITEMS = _PRE + NKINDS
+MAC_END = _ITEMS + SIDES * N_ITEMS
+assert MAC_END <= 1280
+
+
+# ---- the scratch state --------------------------------------------------------------------
+
+@kernel
+def scratch_mac_nb(ws, A):
+    """The scratch family state: its own small arrays in row ``R_POOL`` of ``ws``, ``A``'s
+    pure scratch arrays (``steps``, ``scores``, ``sizes``) shared."""
+    row = ws[R_POOL]
+    return MacState(row[_X:_THREES],
+                    row[_THREES:_LAID].reshape((SIDES, 2)),
+                    row[_LAID:_LOG].reshape((M_COLS, MELD_KINDS)),
+                    A.steps,
+                    row[_LOG:_SAVE_MELDS].reshape((MAX_LOG, 4)),
+                    row[_SAVE_MELDS:_SAVE_HAND].reshape((M_COLS, MELD_KINDS)),
+                    row[_SAVE_HAND:_PRE],
+                    row[_PRE:_ITEMS],
+                    row[_ITEMS:MAC_END].reshape((SIDES, N_ITEMS)),
+                    A.sizes,
+                    A.scores)
+
+
+@kernel
+def copy_flat_nb(src, dst):
+    """Copy the array ``src`` into ``dst`` of the same shape, element by element."""
+    a = src.reshape(src.size)
+    b = dst.reshape(dst.size)
+    for i in range(a.size):
+        b[i] = a[i]
+
+
+@kernel
+def copy_mac_nb(A, A2):
+    """Copy the family state ``A`` into ``A2`` (all but the shared scratch arrays)."""
+    copy_flat_nb(A.x, A2.x)
+    copy_flat_nb(A.threes, A2.threes)
+    copy_flat_nb(A.laid, A2.laid)
+    copy_flat_nb(A.log, A2.log)
+    copy_flat_nb(A.save_melds, A2.save_melds)
+    copy_flat_nb(A.save_hand, A2.save_hand)
+    copy_flat_nb(A.pre, A2.pre)
+    copy_flat_nb(A.items, A2.items)
+
+
+@kernel
+def copy_deal_nb(S, A, W, A2):
+    """Copy the deal ``S`` and its family state ``A`` into the scratch ``W``, ``A2`` (the
+    trace and the card check off in ``W``)."""
+    copy_state_nb(S, W)
+    copy_mac_nb(A, A2)
+
+
+# ---- determinizing ------------------------------------------------------------------------
+
+@kernel
+def talon_hidden_nb(mac, A, which):
+    """Whether set-aside talon ``which`` still lies face down (A5, A33)."""
+    return mac.mac_talon_source == TalonSource.SET_ASIDE and \
+        not A.x[X_TALONS_TAKEN] & (1 << which)
+
+
+@kernel
+def hidden_cards_nb(mac, S, A, seat, pool):
+    """Write into ``pool`` the cards hidden from ``seat``: the other hands, the set-aside
+    talons not yet taken and the stock (the deck less what the seat sees, module docstring);
+    returns how many."""
+    st = S.st
+    n = 0
+    for s in range(st[ST_NSEATS]):
+        if s != seat:
+            for k in range(NKINDS):
+                for _ in range(S.hands[s, k]):
+                    pool[n] = k
+                    n += 1
+    for which in (TALON_FIRST, TALON_SECOND):
+        if talon_hidden_nb(mac, A, which):
+            start = set_aside_start_nb(mac, which)
+            for i in range(start, start + talon_size_nb(mac, which)):
+                pool[n] = S.deck[i]
+                n += 1
+    for i in range(st[ST_STOCK_POS], st[ST_DECK_N]):
+        pool[n] = S.deck[i]
+        n += 1
+    return n
+
+
+@kernel
+def threes_allowed_nb(mac, S, s):
+    """How many threes seat ``s`` may hold as far as the others can tell: any before its
+    first turn under ``first_turn`` (A9), one kept for the Straight while its side has not
+    melded (A10), else none."""
+    if mac.mac_threes_timing == ThreesTiming.FIRST_TURN and S.seatv[s, SEAT_HAD_TURN] == 0:
+        return NKINDS * 8
+    if may_keep_three_nb(mac, S.sidev[s % 2, SIDE_MELDED] == 1):
+        return 1
+    return 0
+
+
+@kernel
+def fill_hand_nb(hand, want, cap, pool, n):
+    """Give ``hand`` ``want`` cards from ``pool[:n]`` in order, at most ``cap`` threes, marking
+    the cards taken -1; if the pool runs short of other cards, threes fill the rest."""
+    got = 0
+    threes = 0
+    for i in range(n):
+        if got == want:
+            break
+        card = pool[i]
+        if card < 0 or ((card == RED3 or card == BLACK3) and threes >= cap):
+            continue
+        hand[card] += 1
+        threes += 1 if card == RED3 or card == BLACK3 else 0
+        pool[i] = -1
+        got += 1
+    for i in range(n):
+        if got == want:
+            break
+        if pool[i] >= 0:
+            hand[pool[i]] += 1
+            pool[i] = -1
+            got += 1
+
+
+@kernel
+def compact_nb(pool, n):
+    """Move the cards of ``pool[:n]`` not marked -1 to its front, in order; returns how many."""
+    m = 0
+    for i in range(n):
+        if pool[i] >= 0:
+            pool[m] = pool[i]
+            m += 1
+    return m
+
+
+@kernel
+def redeal_hidden_nb(mac, W, A2, seat, pool, key_rng):
+    """Deal the cards hidden from ``seat`` in ``W`` again (module docstring), at random from
+    stream 0 of ``key_rng``: the other hands, then the face-down talons and the stock."""
+    st = W.st
+    n = hidden_cards_nb(mac, W, A2, seat, pool)
+    shuffle_nb(pool, n, key_rng)
+    for s in range(st[ST_NSEATS]):
+        if s == seat:
+            continue
+        hand = W.hands[s]
+        want = row_total_nb(hand)
+        hand[:] = 0
+        fill_hand_nb(hand, want, threes_allowed_nb(mac, W, s), pool, n)
+        A2.x[X_KEPT + s] = threes_in_nb(hand) if W.seatv[s, SEAT_HAD_TURN] == 1 else 0
+    n = compact_nb(pool, n)
+    shuffle_nb(pool, n, key_rng)                  # the threes skipped above: uniform again
+    i = 0
+    for which in (TALON_FIRST, TALON_SECOND):
+        if talon_hidden_nb(mac, A2, which):
+            start = set_aside_start_nb(mac, which)
+            for j in range(start, start + talon_size_nb(mac, which)):
+                W.deck[j] = pool[i]
+                i += 1
+    for j in range(st[ST_STOCK_POS], st[ST_DECK_N]):
+        W.deck[j] = pool[i]
+        i += 1
+
+
+@kernel
+def determinize_nb(mac, S, A, W, A2, seat, key, d):
+    """Determinization ``d`` of the decision with ``key``: ``W``, ``A2`` become a copy of
+    ``S``, ``A`` with the cards hidden from ``seat`` dealt again (:func:`redeal_hidden_nb`),
+    from a random state that depends on ``key`` and ``d`` only."""
+    ws = S.ws
+    copy_deal_nb(S, A, W, A2)
+    key_rng = ws[R_UNSEEN, AT:AT + 1].view(np.uint64)
+    key_rng[0] = playout_seed_nb(key, d, 0)
+    redeal_hidden_nb(mac, W, A2, seat, ws[R_POOL, 0:MAC_AT], key_rng)
+
+
+# ---- rollouts -----------------------------------------------------------------------------
+
+@kernel
+def rollout_tables_nb(ws):
+    """The rollouts' policy table and parameters, in the search rows of ``ws``: ``expert``
+    with its default parameters at every seat."""
+    pol = ws[R_RPOL, 0:MAX_SEATS]
+    params = ws[R_RPARAMS, 0:MAX_SEATS * NPARAMS].view(np.float64).reshape((MAX_SEATS, NPARAMS))
+    for s in range(MAX_SEATS):
+        pol[s] = POLICY_EXPERT
+        expert_row_nb(params[s])
+    return pol, params
+
+
+@level
+def finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
+    """Play candidate ``cand`` of ``decision`` (module docstring) in ``W`` and the rest of the
+    seat's turn by ``pol``; returns CONTINUE or DEAL_OVER."""
+    kind = GOES_ON
+    if decision == DEC_TAKE:
+        if draw_part_nb(mac, W, A2, buf, pol, params, seat, cand) == DEAL_OVER:
+            return DEAL_OVER
+    if decision != DEC_DISCARD:
+        kind = melds_part_nb(mac, W, A2, buf, pol, params, seat,
+                             decision == DEC_OUT and cand == OUT_HOLD)
+    card = cand if decision == DEC_DISCARD else -1
+    return discard_phase_nb(mac, W, A2, buf, pol, params, seat, kind, card)
+
+
+@level
+def play_candidate_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
+    """Play candidate ``cand`` and the deal in ``W`` to its end with ``pol``."""
+    if finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand) != DEAL_OVER:
+        play_to_end_nb(mac, W, A2, buf, pol, params, (seat + 1) % mac.num_players)
+
+
+@kernel
+def deal_scores_nb(mac, W, A2, out):
+    """Score the ended deal in ``W`` (A45-A53): every side's total into ``out``."""
+    for side in range(SIDES):
+        out[side] = side_total_nb(mac, W, A2, side)
+
+
+@level
+def rollouts_nb(mac, S, A, buf, seat, decision, cands, nc, key, d0, values):
+    """Value the candidates ``cands[:nc]`` of ``seat``'s ``decision`` in the deal ``S``, ``A``
+    (stopped at that decision): for each ``i`` < ``values.shape[0]`` and candidate ``c``, play
+    ``c`` on determinization ``d0 + i`` of ``key`` and the deal to its end with ``expert`` at
+    every seat, and write every side's deal score into ``values[i, c, side]`` (int64).
+    ``S`` and ``A`` are left as they were (but ``A``'s scratch arrays, module docstring)."""
+    ws = S.ws
+    W = scratch_state_nb(ws)
+    A2 = scratch_mac_nb(ws, A)
+    pol, params = rollout_tables_nb(ws)
+    for i in range(values.shape[0]):
+        for c in range(nc):
+            determinize_nb(mac, S, A, W, A2, seat, key, d0 + i)
+            play_candidate_nb(mac, W, A2, buf, pol, params, seat, decision, cands[c])
+            deal_scores_nb(mac, W, A2, values[i, c])
+
+
+@level
+def goes_out_nb(mac, S, A, buf, seat):
+    """Whether the seat, at its ``DEC_OUT`` point, would go out this turn by the rollout
+    policy's play (its own turn does not depend on the hidden cards: played on a plain copy)."""
+    ws = S.ws
+    W = scratch_state_nb(ws)
+    A2 = scratch_mac_nb(ws, A)
+    pol, params = rollout_tables_nb(ws)
+    copy_deal_nb(S, A, W, A2)
+    return melds_part_nb(mac, W, A2, buf, pol, params, seat, False) == GOES_OUT

@@ -1,0 +1,327 @@
+"""The analysis of a Modern American deal or position (docs/analysis.md, "Modern American";
+canasta_sim/analysis/american.py, posfile_american.py, kernels/play/american/analysis.py):
+the replay of the family's traces with its own moves, the decisions and their options, the
+values by rollouts, position files and the ``analyze`` command."""
+import json
+
+import numpy as np
+import pytest
+from test_analysis import _cli
+
+from canasta_sim.analysis import deal as D
+from canasta_sim.analysis import rollout as R
+from canasta_sim.analysis.position import deal_script
+from canasta_sim.errors import BadInput
+from canasta_sim.trace import trace_events
+
+RULE_SETS = ("modern-american", "modern-american-pagat",
+             "modern-american(mac_talon_source=set_aside,mac_threes_timing=after_deal)",
+             "modern-american(ask_permission=required)",
+             "modern-american(mac_rule_of_five=false,mac_dead_rank_scope=own,"
+             "mac_max_wilds_per_meld=3,mac_allow_oversize_when_going_out=true)")
+
+
+def _deals(rules="modern-american", seed=3, n=1, policies="expert", first=0):
+    return [json.loads(json.dumps(ev))
+            for ev in trace_events(rules, seed, first, first + n, policies)]
+
+
+def _settings(n=64, seed=1, threads=2, rules="modern-american"):
+    ro = R.rollout_setup(rules, "expert", n, seed, threads)
+    return D.Settings(ro, R.Scale("points"), D.DEFAULT_MARKS["points"], False)
+
+
+def _trace_file(tmp_path, events):
+    path = tmp_path / "deal.jsonl"
+    path.write_text("\n".join(json.dumps(e) for e in events) + "\n")
+    return path
+
+
+# ---- the replay -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("policies", ["random", "greedy", "careful,rush,builder,expert"])
+def test_the_family_replays_its_own_traces_line_for_line(rules, policies):
+    for events in _deals(rules, 11, 40, policies):
+        deal_script(events).check()
+
+
+def test_whole_games_replay_line_for_line():
+    from canasta_sim.trace import game_trace_events
+
+    deals = [json.loads(json.dumps(ev))
+             for ev in game_trace_events("modern-american", 4, 0, 2, "expert")]
+    assert len(deals) > 4 and any(d[0]["scores_before"] != [0, 0] for d in deals)
+    for events in deals:
+        deal_script(events).check()
+
+
+def _damaged(events, kind, change):
+    events = json.loads(json.dumps(events))
+    for ev in events:
+        if ev["ev"] == kind:
+            change(ev)
+            return events
+    raise AssertionError(f"no {kind} line")
+
+
+@pytest.mark.parametrize("kind, change", [
+    ("discard", lambda ev: ev.update(card="K" if ev["card"] != "K" else "Q")),
+    ("draw", lambda ev: ev.update(seat=(ev["seat"] + 1) % 4)),
+    ("meld", lambda ev: ev.update(cards=ev["cards"][:-1])),
+])
+def test_a_trace_the_engine_does_not_play_is_refused(kind, change):
+    events = next(e for e in _deals(n=6, policies="greedy")
+                  if any(ev["ev"] == "meld" for ev in e))
+    with pytest.raises(BadInput, match="(differs from the engine's replay|could not be "
+                                       "replayed|lines, the engine's replay)"):
+        deal_script(_damaged(events, kind, change)).check()
+
+
+def test_the_decisions_of_a_deal_come_in_its_order():
+    events = _deals(n=1)[0]
+    script = deal_script(events)
+    kinds = {d.kind for d in script.decisions}
+    assert {"take", "discard"} <= kinds and kinds <= {"take", "going out", "discard"}
+    assert [d.at for d in script.decisions] == sorted(d.at for d in script.decisions)
+    draws = sum(1 for ev in events if ev["ev"] in ("draw", "take"))
+    assert sum(d.kind == "take" for d in script.decisions) == draws
+    for d in script.decisions:
+        assert events[d.event]["ev"] in ("draw", "take", "meld", "ask", "discard")
+        if d.kind == "discard":
+            assert events[d.event]["card"] == d.played
+
+
+# ---- the options and their values -----------------------------------------------------------
+
+def test_options_are_the_legal_ones_with_the_played_one_among_them():
+    for events in _deals(n=3, policies="random", seed=8):
+        script = deal_script(events)
+        for d in script.decisions:
+            code, cands, names = script.candidates(d)
+            if d.kind == "going out" and not cands:
+                continue                          # expert would not go out: no choice
+            assert d.played in names, (d, names)
+            if d.kind == "take":
+                assert names[0] == "draw" and set(names) <= {"draw", "take"}
+
+
+def test_analysis_values_every_decision_of_a_deal():
+    events = _deals(seed=5, n=1)[0]
+    script = deal_script(events)
+    done = D.analyse_deal(script, _settings(n=32), [0, 1, 2, 3])
+    lines = done["lines"]
+    valued = {(ln["event"], ln["decision"]) for ln in lines}
+    for d in script.decisions:
+        if d.kind != "going out":
+            assert (d.event, d.kind) in valued
+    for ln in lines:
+        assert sum(o["played"] for o in ln["options"]) == 1, ln
+        assert all(o["label"] for o in ln["options"])
+        if not ln["forced"]:
+            assert all(o["value"] is not None and o["rollouts"] >= 32 or o["stopped"]
+                       for o in ln["options"])
+            assert ln["loss"] is not None and ln["loss"] >= 0
+
+
+def test_values_repeat_with_the_seed_on_any_number_of_threads():
+    events = _deals(seed=6, n=1)[0]
+    script = deal_script(events)
+    picked = [d for d in script.decisions if d.kind in ("discard", "take")][2:6]
+    one = [D.analyse_decision(script, d, _settings(n=40, threads=1), 0) for d in picked]
+    two = [D.analyse_decision(script, d, _settings(n=40, threads=2), 0) for d in picked]
+    assert one == two
+    other = [D.analyse_decision(script, d, _settings(n=40, seed=9), 0) for d in picked]
+    assert other != one
+
+
+def test_an_option_listed_twice_gets_the_same_value():
+    script = deal_script(_deals(seed=5)[0])
+    d = [d for d in script.decisions if d.kind == "discard"][2]
+    pos, _ = script.state(d.at)
+    code, cands, _ = script.candidates(d)
+    options = R.value_options(script, pos, d.seat, d.seat, code, [cands[0], cands[0]],
+                              ["one", "two"], "one", 9, _settings().rollouts,
+                              R.Scale("points"), d.seat % 2, script.scores_before)
+    a, b = options
+    assert a["value"] == b["value"] and a["ci_low"] == b["ci_low"]
+
+
+def _position(**changes):
+    """Seat 0 of side 0 late in a deal: two clean canastas (K, 9: the 9s are dead), a pile of
+    14 cards, the opponents melded (``changes`` replace fields); the stock is what is left."""
+    data = {"rules": "modern-american", "seat": 0, "decision": "discard", "dealer": 3,
+            "scores_before": [0, 0],
+            "hand": ["Q", "Q", "Q", "5", "9", "4"], "hand_sizes": [6, 9, 9, 9],
+            "melds": [{"K": ["K"] * 7, "9": ["9"] * 7, "8": ["8", "8", "8"]},
+                      {"J": ["J", "J", "J", "2"], "6": ["6", "6", "6"]}],
+            "threes": [[1, 0], [0, 1]], "pile": ["4", "7", "10", "A", "Q", "5", "4", "10",
+                                                  "A", "7", "J", "4", "10", "8"],
+            "talons_taken": [True, True], "talon_received": [4, 3],
+            "turn_card": False, "asked": [0, 0, 0, 0], "had_turn": [1, 1, 1, 1],
+            "turns": 30, "turn": {"took_pile": False, "opening": False, "talon": 0,
+                                  "new_melds": []}}
+    data.update(changes)
+    seen = sum(data["hand_sizes"]) + len(data["pile"]) + sum(map(sum, data["threes"])) + \
+        sum(len(cards) for table in data["melds"] for cards in table.values())
+    data.setdefault("stock", 108 - seen)
+    return data
+
+
+def _analyse_position(data, n=300):
+    from canasta_sim.analysis.posfile import position_script
+
+    pos = position_script(json.loads(json.dumps(data)))
+    line = D.analyse_decision(pos, pos.decisions[0], _settings(n=n), 0)
+    return {o["option"]: o for o in line["options"]}, line
+
+
+def test_drawing_is_worth_less_than_a_take_that_completes_a_canasta():
+    """The pile's top 8 with the seat's pair of 8s completes its side's four 8s to a clean
+    canasta (A29, A45) and brings 13 cards; drawing brings one."""
+    melds = [{"K": ["K"] * 7, "9": ["9"] * 7, "8": ["8"] * 4},
+             {"J": ["J", "J", "J", "2"], "6": ["6", "6", "6"]}]
+    data = _position(decision="take", hand=["Q", "Q", "Q", "5", "8", "8"], melds=melds,
+                     turn={})
+    options, line = _analyse_position(data, n=200)
+    assert set(options) == {"draw", "take"}
+    assert options["take"]["value"] > options["draw"]["value"]
+    assert options["draw"]["loss_low"] > 0
+    assert options["take"]["label"] == "take the pile (14 cards, top 8)"
+
+
+def test_going_out_near_the_end_beats_holding():
+    """Three canastas made, eight stock cards left: going out now (meld the queens, discard
+    the 5) is worth more than holding on."""
+    melds = [{"K": ["K"] * 7, "9": ["9"] * 7, "4": ["4"] * 7, "8": ["8"] * 4},
+             {"J": ["J", "J", "J", "2"], "6": ["6", "6", "6"], "10": ["10"] * 6,
+              "A": ["A"] * 6, "5": ["5"] * 7, "7": ["7"] * 6}]
+    data = _position(decision="going out", hand=["Q", "Q", "Q", "5"], melds=melds,
+                     hand_sizes=[4, 11, 11, 11], turn_card=True, turn={},
+                     pile=["4", "7", "10", "A"])
+    assert data["stock"] <= 8
+    options, line = _analyse_position(data, n=200)
+    assert set(options) == {"out", "hold"}
+    assert options["out"]["value"] > options["hold"]["value"]
+    assert options["hold"]["loss_low"] > 0
+
+
+# ---- position files -------------------------------------------------------------------------
+
+def test_a_position_file_gives_the_state_options_and_values_the_trace_gives():
+    from canasta_sim.analysis.posfile import position_of, position_script
+
+    settings = _settings(n=48)
+    for events in _deals(seed=5, n=3) + _deals(
+            "modern-american(mac_talon_source=set_aside)", seed=5, n=2):
+        script = deal_script(events)
+        picked = [d for d in script.decisions if d.kind == "discard"][2:5] + \
+            [d for d in script.decisions if d.kind == "take"][3:5]
+        for d in picked:
+            data = json.loads(json.dumps(position_of(script, d)))
+            pos = position_script(data)
+            (S, A), _ = script.state(d.at)
+            (S2, A2), _ = pos.state()
+            seat = d.seat
+            assert np.array_equal(S.hands[seat], S2.hands[seat])
+            assert np.array_equal(S.melds, S2.melds) and np.array_equal(A.threes, A2.threes)
+            assert [S.hands[s].sum() for s in range(4)] == [S2.hands[s].sum() for s in range(4)]
+            same = pos.decisions[0]._replace(event=d.event, turn=d.turn)   # the same key
+            assert script.candidates(d) == pos.candidates(same)
+            assert D.analyse_decision(pos, same, settings, 0) == \
+                D.analyse_decision(script, d, settings, 0)
+            assert script.labels((S, A), d, ["draw", "take"] if d.kind == "take" else
+                                 [d.played]) == \
+                pos.labels((S2, A2), same, ["draw", "take"] if d.kind == "take" else
+                           [d.played])
+
+
+def test_analyze_reads_a_family_position_file_and_refuses_a_bad_one(tmp_path):
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(_position(played="5")))
+    result = _cli(["analyze", str(path), "--rollouts", "32", "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.stderr
+    line = json.loads((tmp_path / "a" / "analysis.jsonl").read_text())
+    assert line["decision"] == "discard" and line["played"] == "5"
+    assert [o["label"] for o in line["options"]] == ["discard 4", "discard 5", "discard 9",
+                                                     "discard Q"]
+    for change, words in (({"stock": 31}, "position: stock 31"),
+                          ({"hand": ["Q"] * 9, "hand_sizes": [9, 9, 9, 9]}, "more Q"),
+                          ({"melds": [{"3r": ["3r"] * 3}, {}]}, "meld rank '3r'")):
+        path.write_text(json.dumps(_position(**change)))
+        result = _cli(["analyze", str(path), "--out", str(tmp_path / "b")])
+        assert result.exit_code == 2 and words in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+# ---- the command ------------------------------------------------------------------------------
+
+def test_analyze_a_traced_family_deal_writes_lines_and_the_viewer(tmp_path):
+    trace = _trace_file(tmp_path, _deals(seed=7)[0])
+    out = tmp_path / "an"
+    result = _cli(["analyze", str(trace), "--seats", "0,2", "--rollouts", "32", "--out",
+                   str(out)])
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(x) for x in (out / "analysis.jsonl").read_text().splitlines()]
+    assert lines and {ln["seat"] for ln in lines} <= {0, 2}
+    assert {ln["decision"] for ln in lines} >= {"take", "discard"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["rules"].startswith("modern-american") and summary["luck"] == [[]]
+    page = (out / "index.html").read_text()
+    assert "take the pile" in page or "draw (stock" in page
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--policy", "rush"], "accepted for family=modern_american: expert"),
+    (["--truncate", "5"], "no truncation"),
+    (["--seats", "4"], "--seats 4: accepted"),
+])
+def test_analyze_refuses_what_the_family_does_not_take_in_one_line(tmp_path, args, words):
+    trace = _trace_file(tmp_path, _deals()[0])
+    out = tmp_path / "an"
+    result = _cli(["analyze", str(trace), *args, "--out", str(out)])
+    assert result.exit_code == 2, result.stderr
+    assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_analyze_refuses_a_damaged_family_trace_in_one_line(tmp_path):
+    events = _damaged(_deals()[0], "discard", lambda ev: ev.update(card="3r"))
+    result = _cli(["analyze", str(_trace_file(tmp_path, events)), "--out",
+                   str(tmp_path / "an")])
+    assert result.exit_code == 2
+    assert "differs from the engine's replay" in result.stderr or "replayed" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_replayed_state_is_the_engines_own_at_each_decision_point():
+    """The replay at a take, going-out or discard decision of expert's deal is the state the
+    engine's own turn has at that point (kernels/play/american/probe.py), array by array."""
+    from canasta_sim.analysis.american import new_position
+    from canasta_sim.kernels.game.slots import ST_TRACE_ON, ST_TRACE_POS
+    from canasta_sim.kernels.play.american import probe
+    from canasta_sim.kernels.play.american.rollout import DEC_DISCARD, DEC_OUT, DEC_TAKE
+    from canasta_sim.rules import parse_rules
+
+    codes = {"take": DEC_TAKE, "going out": DEC_OUT, "discard": DEC_DISCARD}
+    mac = parse_rules("modern-american").to_american_kernel()
+    compared = 0
+    for deal in range(3):
+        script = deal_script(_deals(seed=13, n=1, first=deal)[0])
+        for d in script.decisions[::3]:
+            S, A = new_position()
+            W, A2 = new_position()
+            seat, _ = probe.rollout_probe_nb(
+                probe.PROBE_REACH, mac, 13, deal, d.turn + 1, 0, codes[d.kind], S, A, W, A2,
+                np.zeros(1, np.int64), np.uint64(0), 0, np.zeros((0, 1, 2), np.int64))
+            assert seat == d.seat, d
+            (M, B), _ = script.state(d.at)
+            for name in ("hands", "melds", "deck", "pile", "seatv", "sidev"):
+                assert np.array_equal(getattr(S, name), getattr(M, name)), (d, name)
+            st, st2 = S.st.copy(), M.st.copy()
+            st[[ST_TRACE_ON, ST_TRACE_POS]] = st2[[ST_TRACE_ON, ST_TRACE_POS]] = 0
+            assert np.array_equal(st, st2), (d, np.flatnonzero(st != st2))
+            assert np.array_equal(A.x, B.x), (d, np.flatnonzero(A.x != B.x))
+            assert np.array_equal(A.threes, B.threes), d
+            compared += 1
+    assert compared > 20
