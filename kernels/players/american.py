@@ -26,6 +26,7 @@ from ..game.american.melds import CANASTA, WILD_ROW, is_dead_nb, mac_card_value_
 from ..game.american.steps import is_out_step_nb
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
 from ..game.rng import STREAM_POLICY, rand_below_nb
+from ..game.rules_nb import Ask
 from ..game.slots import M_NAT, M_SIZE
 from ..jit import kernel, turn_step
 from .american_club import (
@@ -132,6 +133,15 @@ def tries_opening_nb(pol, S, seat):
 
 
 @turn_step
+def picks_from_placements_nb(pol, mac, seat):
+    """Whether the seat's player may be given every placement (``steps.placements_nb``) rather
+    than the legal steps: ``greedy`` and the club players check a step's legality only when
+    it would be their best (:func:`.american_club.best_step_nb`), which picks the same step
+    for less work.  Not where asking is required: the question (A41) needs the legal list."""
+    return not is_random_nb(pol, seat) and mac.ask_permission != Ask.REQUIRED
+
+
+@turn_step
 def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
     """The index of the meld step to make among the ``n`` listed in ``A.steps``, or -1 to
     stop.  ``pending``: a tentative opening does not stand yet (stopping puts it back)."""
@@ -185,7 +195,7 @@ def greedy_step_nb(mac, S, A, seat, n, pending):
     making (unless an opening is pending, when it takes the best there is)."""
     for i in range(n):
         A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending)
-    return best_step_nb(A.scores, n, pending)
+    return best_step_nb(mac, S, A, seat, n, pending)
 
 
 @turn_step

@@ -36,6 +36,7 @@ players never ask their partner, A41).
 """
 from ..game.american.melds import CANASTA, WILD_ROW, canastas_nb, is_dead_nb, mac_card_value_nb
 from ..game.american.pile import stock_left_nb
+from ..game.american.steps import is_legal_step_nb
 from ..game.cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
 from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
 from ..jit import kernel, turn_step
@@ -242,20 +243,24 @@ def club_step_nb(mac, S, A, seat, n, pending, par):
     """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`)."""
     for i in range(n):
         A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par)
-    return best_step_nb(A.scores, n, pending)
+    return best_step_nb(mac, S, A, seat, n, pending)
 
 
-@kernel
-def best_step_nb(scores, n, pending):
-    """The index of the best of ``n`` scored steps, or -1 when none scores above 0 (with an
-    opening pending, the best there is; a step scored NOT_WORTH is never made)."""
+@turn_step
+def best_step_nb(mac, S, A, seat, n, pending):
+    """The index of the best of ``n`` steps scored in ``A.scores``, the first of equals, or -1
+    when none scores above 0 (with an opening pending, the best there is; a step scored
+    NOT_WORTH is never made).  The list may hold placements that are not legal (the turn's
+    fast path, :func:`..game.american.steps.placements_nb`): a step is checked only when it
+    would become the best, which picks what the list of legal steps alone would."""
     best = -1
     best_score = 0.0
     for i in range(n):
-        score = scores[i]
+        score = A.scores[i]
         if score <= NOT_WORTH:
             continue
-        if score > best_score or (pending and best < 0):
+        if (score > best_score or (pending and best < 0)) and \
+                is_legal_step_nb(mac, S, A, seat, i, True):
             best = i
             best_score = score
     return best

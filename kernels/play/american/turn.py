@@ -71,6 +71,7 @@ from ...game.american.steps import (
     legal_steps_nb,
     may_ask_nb,
     may_take_nb,
+    placements_nb,
     step_kind_nb,
 )
 from ...game.american.threes import may_keep_three_nb, threes_in_nb
@@ -98,6 +99,7 @@ from ...players.american import (
     lays_special_nb,
     pick_discard_nb,
     pick_step_nb,
+    picks_from_placements_nb,
     takes_pile_nb,
     tries_opening_nb,
 )
@@ -217,9 +219,12 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
-        n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
-        if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
-            n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
+        if picks_from_placements_nb(pol, mac, seat):     # no question to ask (A41)
+            n = placements_nb(mac, S, A, seat)
+        else:
+            n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
+            if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
+                n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
         pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
         bound = A.x[X_TURN_ANSWER] == 1                # A41: a yes binds him to go out
         i = pick_step_nb(pol, params, mac, S, A, seat, n, pending or bound)
