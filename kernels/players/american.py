@@ -28,6 +28,7 @@ from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3,
 from ..game.rng import STREAM_POLICY, rand_below_nb
 from ..game.rules_nb import Ask
 from ..game.slots import M_NAT, M_SIZE
+from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .american_club import (
     NOT_WORTH,
@@ -158,13 +159,13 @@ def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
 
 
 @turn_step
-def greedy_step_score_nb(mac, S, A, seat, i, pending):
-    """``greedy``'s value of step ``i``: natural cards laid, a canasta completed, going out;
-    wild cards cost unless they complete a canasta or an opening needs them; a sevens, ace or
-    wild meld started short of completion is never made."""
+def greedy_step_score_nb(mac, S, A, seat, i, pending, held):
+    """``greedy``'s value of step ``i`` (``held``: cards in the seat's hand): natural cards
+    laid, a canasta completed, going out; wild cards cost unless they complete a canasta or
+    an opening needs them; a sevens, ace or wild meld started short of completion is never
+    made."""
     side = seat % 2
     melds = S.melds
-    hand = S.hands[seat]
     row = A.steps[i, 0]
     nat = A.steps[i, 1]
     wild = A.steps[i, 2] + A.steps[i, 3]
@@ -180,11 +181,7 @@ def greedy_step_score_nb(mac, S, A, seat, i, pending):
             else 100.0
     elif wild > 0:
         score -= 15.0 * wild if not pending else -1.0 * wild
-    left = 0
-    for k in range(NKINDS):
-        left += hand[k]
-    left -= nat + wild
-    if left <= 1:
+    if held - nat - wild <= 1:
         score += 1000.0                         # going out (or the talon's last card)
     return score
 
@@ -193,8 +190,9 @@ def greedy_step_score_nb(mac, S, A, seat, i, pending):
 def greedy_step_nb(mac, S, A, seat, n, pending):
     """``greedy``'s step: the best by :func:`greedy_step_score_nb`; stop when none is worth
     making (unless an opening is pending, when it takes the best there is)."""
+    held = row_total_nb(S.hands[seat])
     for i in range(n):
-        A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending)
+        A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending, held)
     return best_step_nb(mac, S, A, seat, n, pending)
 
 

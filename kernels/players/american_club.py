@@ -39,6 +39,7 @@ from ..game.american.pile import stock_left_nb
 from ..game.american.steps import is_legal_step_nb
 from ..game.cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
 from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
+from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .club import (
     P_DANGER,
@@ -200,15 +201,15 @@ def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
 
 
 @turn_step
-def club_step_score_nb(mac, S, A, seat, i, pending, par):
-    """A club player's value of meld step ``i`` (module docstring)."""
+def club_step_score_nb(mac, S, A, seat, i, pending, par, held, endgame):
+    """A club player's value of meld step ``i`` (module docstring); ``held``: cards in the
+    seat's hand; ``endgame``: the stock is down to ``endgame_stock``."""
     side = seat % 2
     hand = S.hands[seat]
     row = A.steps[i, 0]
     nat = A.steps[i, 1]
     wild = A.steps[i, 2] + A.steps[i, 3]
     size = S.melds[side, M_SIZE, row]
-    endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
     if size == 0 and not start_ok_nb(S, seat, row, nat, wild):
         return NOT_WORTH
     if row == WILD_ROW and size > 0 and size + wild < CANASTA and not endgame:
@@ -217,10 +218,7 @@ def club_step_score_nb(mac, S, A, seat, i, pending, par):
                                                           pending, endgame):
         return NOT_WORTH
     held_wild = hand[DEUCE] + hand[JOKER] - wild
-    left = 0
-    for k in range(NKINDS):
-        left += hand[k]
-    left -= nat + wild
+    left = held - nat - wild
     after = size + nat + wild
     if left <= 1:
         clean_new = 1 if after >= CANASTA else 0
@@ -241,8 +239,10 @@ def club_step_score_nb(mac, S, A, seat, i, pending, par):
 @turn_step
 def club_step_nb(mac, S, A, seat, n, pending, par):
     """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`)."""
+    held = row_total_nb(S.hands[seat])
+    endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
     for i in range(n):
-        A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par)
+        A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par, held, endgame)
     return best_step_nb(mac, S, A, seat, n, pending)
 
 
@@ -251,19 +251,22 @@ def best_step_nb(mac, S, A, seat, n, pending):
     """The index of the best of ``n`` steps scored in ``A.scores``, the first of equals, or -1
     when none scores above 0 (with an opening pending, the best there is; a step scored
     NOT_WORTH is never made).  The list may hold placements that are not legal (the turn's
-    fast path, :func:`..game.american.steps.placements_nb`): a step is checked only when it
-    would become the best, which picks what the list of legal steps alone would."""
-    best = -1
-    best_score = 0.0
-    for i in range(n):
-        score = A.scores[i]
-        if score <= NOT_WORTH:
-            continue
-        if (score > best_score or (pending and best < 0)) and \
-                is_legal_step_nb(mac, S, A, seat, i, True):
-            best = i
-            best_score = score
-    return best
+    fast path, :func:`..game.american.steps.placements_nb`): the best is checked, and if it
+    is not legal it is struck out and the next best checked, which picks what the list of
+    legal steps alone would (``A.scores`` is spent)."""
+    while True:
+        best = -1
+        best_score = 0.0
+        for i in range(n):
+            score = A.scores[i]
+            if score <= NOT_WORTH:
+                continue
+            if score > best_score or (pending and best < 0):
+                best = i
+                best_score = score
+        if best < 0 or is_legal_step_nb(mac, S, A, seat, best, True):
+            return best
+        A.scores[best] = NOT_WORTH
 
 
 @turn_step
