@@ -22,12 +22,13 @@ where they complete a canasta or an opening needs them, never starts a sevens, a
 meld it cannot complete soon, lays a special hand at once, and discards the card it needs
 least (a dead rank's card first, then a single of low value).
 """
+from ..game.american.initial import opening_within_nb
 from ..game.american.melds import CANASTA, WILD_ROW, is_dead_nb, mac_card_value_nb
 from ..game.american.steps import is_out_step_nb
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
 from ..game.rng import STREAM_POLICY, rand_below_nb
 from ..game.rules_nb import Ask
-from ..game.slots import M_NAT, M_SIZE
+from ..game.slots import M_NAT, M_SIZE, SIDE_MINIMUM
 from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .american_club import (
@@ -38,6 +39,7 @@ from .american_club import (
     club_step_nb,
     club_takes_pile_nb,
     club_tries_opening_nb,
+    start_ok_nb,
 )
 from .ids import POLICY_GREEDY, POLICY_RANDOM
 
@@ -124,13 +126,36 @@ def takes_pile_nb(pol, params, mac, S, seat):
 
 
 @turn_step
-def tries_opening_nb(pol, S, seat):
-    """A24-A28: try the side's initial meld this turn.  ``greedy`` always tries."""
+def tries_opening_nb(pol, mac, S, seat):
+    """A24-A28: try the side's initial meld this turn.  ``greedy`` and the club players try
+    whenever the steps they would make could open (:func:`shunned_rows_nb`; their choices
+    draw nothing at random, so a try that cannot stand is skipped: it would be put back
+    whole)."""
     if is_random_nb(pol, seat):
         return rand_below_nb(S.rng, STREAM_POLICY + seat, 4) != 0
+    side = seat % 2
+    if not opening_within_nb(mac, S.melds, side, S.hands[seat], -1,
+                             S.sidev[side, SIDE_MINIMUM], shunned_rows_nb(pol, S, seat)):
+        return False
     if is_club_nb(pol, seat):
         return club_tries_opening_nb(S, seat, pol[seat])
     return True
+
+
+@turn_step
+def shunned_rows_nb(pol, S, seat):
+    """The bitmask of the rows a new sevens or aces meld of which ``greedy`` or a club player
+    would not start from its hand in an opening (its steps score them NOT_WORTH:
+    :func:`greedy_step_score_nb`, :func:`.american_club.start_ok_nb`)."""
+    hand = S.hands[seat]
+    mask = 0
+    for row in (SEVEN, ACE):
+        if is_club_nb(pol, seat):
+            if not start_ok_nb(S, seat, row, hand[row], 0):
+                mask |= 1 << row
+        elif hand[row] < 5:
+            mask |= 1 << row
+    return mask
 
 
 @turn_step

@@ -389,7 +389,7 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     side = seat % 2
     if melded_nb(S, seat):
         return step_loop_nb(mac, S, A, buf, pol, params, seat)
-    if not tries_opening_nb(pol, S, seat):
+    if not tries_opening_nb(pol, mac, S, seat):
         return GOES_ON
     x = A.x
     if not opening_possible_nb(mac, S.melds, side, S.hands[seat], -1,
