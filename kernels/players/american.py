@@ -39,7 +39,7 @@ from .american_club import (
     club_step_nb,
     club_takes_pile_nb,
     club_tries_opening_nb,
-    start_ok_nb,
+    club_unwanted_rows_nb,
 )
 from .ids import POLICY_GREEDY, POLICY_RANDOM
 
@@ -126,16 +126,16 @@ def takes_pile_nb(pol, params, mac, S, seat):
 
 
 @turn_step
-def tries_opening_nb(pol, mac, S, seat):
+def tries_opening_nb(pol, params, mac, S, seat):
     """A24-A28: try the side's initial meld this turn.  ``greedy`` and the club players try
-    whenever the steps they would make could open (:func:`shunned_rows_nb`; their choices
+    whenever the steps they would make could open (:func:`unwanted_rows_nb`; their choices
     draw nothing at random, so a try that cannot stand is skipped: it would be put back
     whole)."""
     if is_random_nb(pol, seat):
         return rand_below_nb(S.rng, STREAM_POLICY + seat, 4) != 0
     side = seat % 2
-    if not opening_within_nb(mac, S.melds, side, S.hands[seat], -1,
-                             S.sidev[side, SIDE_MINIMUM], shunned_rows_nb(pol, S, seat)):
+    if not opening_within_nb(mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM],
+                             unwanted_rows_nb(pol, params, mac, S, seat)):
         return False
     if is_club_nb(pol, seat):
         return club_tries_opening_nb(S, seat, pol[seat])
@@ -143,18 +143,23 @@ def tries_opening_nb(pol, mac, S, seat):
 
 
 @turn_step
-def shunned_rows_nb(pol, S, seat):
-    """The bitmask of the rows a new sevens or aces meld of which ``greedy`` or a club player
-    would not start from its hand in an opening (its steps score them NOT_WORTH:
-    :func:`greedy_step_score_nb`, :func:`.american_club.start_ok_nb`)."""
+def unwanted_rows_nb(pol, params, mac, S, seat):
+    """The bitmask of the rows on which ``greedy`` or a club player would make no step now
+    (it scores every placement there NOT_WORTH: a sevens or aces meld it would not start, a
+    wild meld it would not start or not complete), so that they need not be listed."""
+    if is_club_nb(pol, seat):
+        return club_unwanted_rows_nb(S, seat, params[seat])
+    melds = S.melds
+    side = seat % 2
     hand = S.hands[seat]
     mask = 0
     for row in (SEVEN, ACE):
-        if is_club_nb(pol, seat):
-            if not start_ok_nb(S, seat, row, hand[row], 0):
-                mask |= 1 << row
-        elif hand[row] < 5:
-            mask |= 1 << row
+        if melds[side, M_SIZE, row] == 0 and hand[row] < 5:
+            mask |= 1 << row                           # greedy_step_score_nb: A46
+    size = melds[side, M_SIZE, WILD_ROW]
+    wild = hand[DEUCE] + hand[JOKER]
+    if size == 0 and wild < 6 or size > 0 and size + wild < CANASTA:
+        mask |= 1 << WILD_ROW
     return mask
 
 

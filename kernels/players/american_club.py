@@ -185,6 +185,25 @@ def start_ok_nb(S, seat, row, nat, wild):
 
 
 @turn_step
+def club_unwanted_rows_nb(S, seat, par):
+    """The bitmask of the rows where :func:`club_step_score_nb` scores every placement from
+    the seat's hand NOT_WORTH: a sevens or aces meld :func:`start_ok_nb` would not start with
+    all of them, a wild meld it would not start, or (before the end game) not complete."""
+    side = seat % 2
+    hand = S.hands[seat]
+    mask = 0
+    for row in (SEVEN, ACE):
+        if S.melds[side, M_SIZE, row] == 0 and not start_ok_nb(S, seat, row, hand[row], 0):
+            mask |= 1 << row
+    size = S.melds[side, M_SIZE, WILD_ROW]
+    wild = hand[DEUCE] + hand[JOKER]
+    endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
+    if size == 0 and wild < 5 or size > 0 and size + wild < CANASTA and not endgame:
+        mask |= 1 << WILD_ROW
+    return mask
+
+
+@turn_step
 def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
     """Whether wild cards on a natural meld are worth it: completing a canasta the side needs,
     or where naturals cannot complete it, or an opening that needs them."""

@@ -147,13 +147,21 @@ def meld_steps_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, o
     (-1 if ``out`` is too small).  ``fresh_rows``: bitmask of the rows whose meld was started
     this turn (a meld started by the step is fresh too).  Keeping a discard (A16) and the
     opening's own conditions (A25) are the turn's to check."""
+    return meld_steps_but_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, out,
+                             0)
+
+
+@kernel
+def meld_steps_but_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, out,
+                      skip_rows):
+    """:func:`meld_steps_nb` without the placements on the rows of bitmask ``skip_rows``."""
     n = 0
     wilds = hand[DEUCE] + hand[JOKER]
     limit = mac.mac_max_meld_size
     if going_out and mac.mac_allow_oversize_when_going_out:
         limit = 1 << 30
     for row in range(WILD_ROW, ACE + 1):
-        if FIRST_NATURAL > row > WILD_ROW:
+        if FIRST_NATURAL > row > WILD_ROW or (skip_rows >> row) & 1 == 1:
             continue
         if row == WILD_ROW and wilds == 0 or row != WILD_ROW and \
                 hand[row] + melds[side, M_NAT, row] < 2 or \

@@ -102,6 +102,7 @@ from ...players.american import (
     picks_from_placements_nb,
     takes_pile_nb,
     tries_opening_nb,
+    unwanted_rows_nb,
 )
 
 MAX_TURNS = 4000        # a safety net only: every deal ends far sooner
@@ -220,7 +221,7 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
         if picks_from_placements_nb(pol, mac, seat):     # no question to ask (A41)
-            n = placements_nb(mac, S, A, seat)
+            n = placements_nb(mac, S, A, seat, unwanted_rows_nb(pol, params, mac, S, seat))
         else:
             n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
             if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
@@ -389,7 +390,7 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     side = seat % 2
     if melded_nb(S, seat):
         return step_loop_nb(mac, S, A, buf, pol, params, seat)
-    if not tries_opening_nb(pol, mac, S, seat):
+    if not tries_opening_nb(pol, params, mac, S, seat):
         return GOES_ON
     x = A.x
     if not opening_possible_nb(mac, S.melds, side, S.hands[seat], -1,
