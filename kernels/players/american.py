@@ -33,6 +33,7 @@ from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .american_club import (
     NOT_WORTH,
+    beats_nb,
     best_step_nb,
     club_discard_nb,
     club_keeps_three_nb,
@@ -221,9 +222,12 @@ def greedy_step_nb(mac, S, A, seat, n, pending):
     """``greedy``'s step: the best by :func:`greedy_step_score_nb`; stop when none is worth
     making (unless an opening is pending, when it takes the best there is)."""
     held = row_total_nb(S.hands[seat])
+    best = -1
     for i in range(n):
         A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending, held)
-    return best_step_nb(mac, S, A, seat, n, pending)
+        if beats_nb(A.scores, i, best, pending):
+            best = i
+    return best_step_nb(mac, S, A, seat, n, pending, best)
 
 
 @turn_step

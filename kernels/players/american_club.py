@@ -260,32 +260,42 @@ def club_step_nb(mac, S, A, seat, n, pending, par):
     """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`)."""
     held = row_total_nb(S.hands[seat])
     endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
+    best = -1
     for i in range(n):
         A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par, held, endgame)
-    return best_step_nb(mac, S, A, seat, n, pending)
+        if beats_nb(A.scores, i, best, pending):
+            best = i
+    return best_step_nb(mac, S, A, seat, n, pending, best)
+
+
+@kernel
+def beats_nb(scores, i, best, pending):
+    """Whether step ``i`` beats the best so far (index ``best``, -1 none): it scores above it
+    (above 0 when there is none, unless an opening is pending) and is not NOT_WORTH."""
+    score = scores[i]
+    if score <= NOT_WORTH:
+        return False
+    if best < 0:
+        return pending or score > 0.0
+    return score > scores[best]
 
 
 @turn_step
-def best_step_nb(mac, S, A, seat, n, pending):
+def best_step_nb(mac, S, A, seat, n, pending, best):
     """The index of the best of ``n`` steps scored in ``A.scores``, the first of equals, or -1
     when none scores above 0 (with an opening pending, the best there is; a step scored
-    NOT_WORTH is never made).  The list may hold placements that are not legal (the turn's
-    fast path, :func:`..game.american.steps.placements_nb`): the best is checked, and if it
-    is not legal it is struck out and the next best checked, which picks what the list of
-    legal steps alone would (``A.scores`` is spent)."""
-    while True:
-        best = -1
-        best_score = 0.0
-        for i in range(n):
-            score = A.scores[i]
-            if score <= NOT_WORTH:
-                continue
-            if score > best_score or (pending and best < 0):
-                best = i
-                best_score = score
-        if best < 0 or is_legal_step_nb(mac, S, A, seat, best, True):
-            return best
+    NOT_WORTH is never made); ``best``: that index, found by :func:`beats_nb` while scoring.
+    The list may hold placements that are not legal (the turn's fast path,
+    :func:`..game.american.steps.placements_nb`): the best is checked, and if it is not legal
+    it is struck out and the next best checked, which picks what the list of legal steps
+    alone would (``A.scores`` is spent)."""
+    while best >= 0 and not is_legal_step_nb(mac, S, A, seat, best, True):
         A.scores[best] = NOT_WORTH
+        best = -1
+        for i in range(n):
+            if beats_nb(A.scores, i, best, pending):
+                best = i
+    return best
 
 
 @turn_step
