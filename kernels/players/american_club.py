@@ -318,12 +318,15 @@ def keep_value_nb(mac, S, seat, kind):
 def club_discard_nb(mac, S, seat, legal, n, par):
     """The legal discard with the least keep value plus danger: the chance the next opponent
     holds a natural pair of its rank, times the pile it would take, times ``danger``
-    (``DANGER_SCALE`` points a unit)."""
+    (``DANGER_SCALE`` points a unit; with ``danger`` 0 no chance is computed)."""
     nxt = (seat + 1) % 4
+    danger = par[P_DANGER] * DANGER_SCALE
     opp_hand = 0
-    for k in range(NKINDS):
-        opp_hand += S.hands[nxt, k]
-    unknown = unknown_cards_nb(S, seat)
+    unknown = 0
+    if danger != 0.0:
+        for k in range(NKINDS):
+            opp_hand += S.hands[nxt, k]
+        unknown = unknown_cards_nb(S, seat)
     pile = S.st[ST_PILE_N] + 1
     best = legal[0]
     best_key = 1e18
@@ -332,9 +335,9 @@ def club_discard_nb(mac, S, seat, legal, n, par):
         key = keep_value_nb(mac, S, seat, k)
         if k == DEUCE or k == JOKER:
             key += 10000.0
-        elif not is_dead_nb(mac, S.melds, nxt % 2, k):
+        elif danger != 0.0 and not is_dead_nb(mac, S.melds, nxt % 2, k):
             chance = pair_chance_nb(unseen_nb(S, seat, k), opp_hand, unknown)
-            key += par[P_DANGER] * DANGER_SCALE * chance * pile
+            key += danger * chance * pile
         if key < best_key:
             best = k
             best_key = key
