@@ -42,7 +42,7 @@ from .american_club import (
     club_tries_opening_nb,
     club_unwanted_rows_nb,
 )
-from .ids import POLICY_GREEDY, POLICY_RANDOM
+from .ids import POLICY_EXPERT, POLICY_GREEDY, POLICY_RANDOM
 
 
 @kernel
@@ -55,6 +55,13 @@ def is_random_nb(pol, seat):
 def is_club_nb(pol, seat):
     """The seat plays one of the club players (careful, rush, builder, expert)."""
     return pol[seat] > POLICY_GREEDY
+
+
+@kernel
+def plays_by_scores_nb(pol, seat):
+    """The seat plays ``greedy`` or a club player: its choices are scores, drawn from nothing
+    at random."""
+    return POLICY_GREEDY <= pol[seat] <= POLICY_EXPERT
 
 
 @turn_step
@@ -135,8 +142,9 @@ def tries_opening_nb(pol, params, mac, S, seat):
     if is_random_nb(pol, seat):
         return rand_below_nb(S.rng, STREAM_POLICY + seat, 4) != 0
     side = seat % 2
-    if not opening_within_nb(mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM],
-                             unwanted_rows_nb(pol, params, mac, S, seat)):
+    if plays_by_scores_nb(pol, seat) and not opening_within_nb(
+            mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM],
+            unwanted_rows_nb(pol, params, mac, S, seat)):
         return False
     if is_club_nb(pol, seat):
         return club_tries_opening_nb(S, seat, pol[seat])
@@ -169,8 +177,9 @@ def picks_from_placements_nb(pol, mac, seat):
     """Whether the seat's player may be given every placement (``steps.placements_nb``) rather
     than the legal steps: ``greedy`` and the club players check a step's legality only when
     it would be their best (:func:`.american_club.best_step_nb`), which picks the same step
-    for less work.  Not where asking is required: the question (A41) needs the legal list."""
-    return not is_random_nb(pol, seat) and mac.ask_permission != Ask.REQUIRED
+    for less work.  Not where asking is required: the question (A41) needs the legal list;
+    not for any other player (a search seat is given the legal steps)."""
+    return plays_by_scores_nb(pol, seat) and mac.ask_permission != Ask.REQUIRED
 
 
 @turn_step
