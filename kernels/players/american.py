@@ -22,22 +22,27 @@ where they complete a canasta or an opening needs them, never starts a sevens, a
 meld it cannot complete soon, lays a special hand at once, and discards the card it needs
 least (a dead rank's card first, then a single of low value).
 """
+from ..game.american.initial import opening_within_nb
 from ..game.american.melds import CANASTA, WILD_ROW, is_dead_nb, mac_card_value_nb
 from ..game.american.steps import is_out_step_nb
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
 from ..game.rng import STREAM_POLICY, rand_below_nb
-from ..game.slots import M_NAT, M_SIZE
+from ..game.rules_nb import Ask
+from ..game.slots import M_NAT, M_SIZE, SIDE_MINIMUM
+from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .american_club import (
     NOT_WORTH,
+    beats_nb,
     best_step_nb,
     club_discard_nb,
     club_keeps_three_nb,
     club_step_nb,
     club_takes_pile_nb,
     club_tries_opening_nb,
+    club_unwanted_rows_nb,
 )
-from .ids import POLICY_GREEDY, POLICY_RANDOM
+from .ids import POLICY_EXPERT, POLICY_GREEDY, POLICY_RANDOM
 
 
 @kernel
@@ -50,6 +55,13 @@ def is_random_nb(pol, seat):
 def is_club_nb(pol, seat):
     """The seat plays one of the club players (careful, rush, builder, expert)."""
     return pol[seat] > POLICY_GREEDY
+
+
+@kernel
+def plays_by_scores_nb(pol, seat):
+    """The seat plays ``greedy`` or a club player: its choices are scores, drawn from nothing
+    at random."""
+    return POLICY_GREEDY <= pol[seat] <= POLICY_EXPERT
 
 
 @turn_step
@@ -122,13 +134,52 @@ def takes_pile_nb(pol, params, mac, S, seat):
 
 
 @turn_step
-def tries_opening_nb(pol, S, seat):
-    """A24-A28: try the side's initial meld this turn.  ``greedy`` always tries."""
+def tries_opening_nb(pol, params, mac, S, seat):
+    """A24-A28: try the side's initial meld this turn.  ``greedy`` and the club players try
+    whenever the steps they would make could open (:func:`unwanted_rows_nb`; their choices
+    draw nothing at random, so a try that cannot stand is skipped: it would be put back
+    whole)."""
     if is_random_nb(pol, seat):
         return rand_below_nb(S.rng, STREAM_POLICY + seat, 4) != 0
+    side = seat % 2
+    if plays_by_scores_nb(pol, seat) and not opening_within_nb(
+            mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM],
+            unwanted_rows_nb(pol, params, mac, S, seat)):
+        return False
     if is_club_nb(pol, seat):
         return club_tries_opening_nb(S, seat, pol[seat])
     return True
+
+
+@turn_step
+def unwanted_rows_nb(pol, params, mac, S, seat):
+    """The bitmask of the rows on which ``greedy`` or a club player would make no step now
+    (it scores every placement there NOT_WORTH: a sevens or aces meld it would not start, a
+    wild meld it would not start or not complete), so that they need not be listed."""
+    if is_club_nb(pol, seat):
+        return club_unwanted_rows_nb(S, seat, params[seat])
+    melds = S.melds
+    side = seat % 2
+    hand = S.hands[seat]
+    mask = 0
+    for row in (SEVEN, ACE):
+        if melds[side, M_SIZE, row] == 0 and hand[row] < 5:
+            mask |= 1 << row                           # greedy_step_score_nb: A46
+    size = melds[side, M_SIZE, WILD_ROW]
+    wild = hand[DEUCE] + hand[JOKER]
+    if size == 0 and wild < 6 or size > 0 and size + wild < CANASTA:
+        mask |= 1 << WILD_ROW
+    return mask
+
+
+@turn_step
+def picks_from_placements_nb(pol, mac, seat):
+    """Whether the seat's player may be given every placement (``steps.placements_nb``) rather
+    than the legal steps: ``greedy`` and the club players check a step's legality only when
+    it would be their best (:func:`.american_club.best_step_nb`), which picks the same step
+    for less work.  Not where asking is required: the question (A41) needs the legal list;
+    not for any other player (a search seat is given the legal steps)."""
+    return plays_by_scores_nb(pol, seat) and mac.ask_permission != Ask.REQUIRED
 
 
 @turn_step
@@ -148,13 +199,13 @@ def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
 
 
 @turn_step
-def greedy_step_score_nb(mac, S, A, seat, i, pending):
-    """``greedy``'s value of step ``i``: natural cards laid, a canasta completed, going out;
-    wild cards cost unless they complete a canasta or an opening needs them; a sevens, ace or
-    wild meld started short of completion is never made."""
+def greedy_step_score_nb(mac, S, A, seat, i, pending, held):
+    """``greedy``'s value of step ``i`` (``held``: cards in the seat's hand): natural cards
+    laid, a canasta completed, going out; wild cards cost unless they complete a canasta or
+    an opening needs them; a sevens, ace or wild meld started short of completion is never
+    made."""
     side = seat % 2
     melds = S.melds
-    hand = S.hands[seat]
     row = A.steps[i, 0]
     nat = A.steps[i, 1]
     wild = A.steps[i, 2] + A.steps[i, 3]
@@ -170,11 +221,7 @@ def greedy_step_score_nb(mac, S, A, seat, i, pending):
             else 100.0
     elif wild > 0:
         score -= 15.0 * wild if not pending else -1.0 * wild
-    left = 0
-    for k in range(NKINDS):
-        left += hand[k]
-    left -= nat + wild
-    if left <= 1:
+    if held - nat - wild <= 1:
         score += 1000.0                         # going out (or the talon's last card)
     return score
 
@@ -183,9 +230,13 @@ def greedy_step_score_nb(mac, S, A, seat, i, pending):
 def greedy_step_nb(mac, S, A, seat, n, pending):
     """``greedy``'s step: the best by :func:`greedy_step_score_nb`; stop when none is worth
     making (unless an opening is pending, when it takes the best there is)."""
+    held = row_total_nb(S.hands[seat])
+    best = -1
     for i in range(n):
-        A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending)
-    return best_step_nb(A.scores, n, pending)
+        A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending, held)
+        if beats_nb(A.scores, i, best, pending):
+            best = i
+    return best_step_nb(mac, S, A, seat, n, pending, best)
 
 
 @turn_step

@@ -36,8 +36,10 @@ players never ask their partner, A41).
 """
 from ..game.american.melds import CANASTA, WILD_ROW, canastas_nb, is_dead_nb, mac_card_value_nb
 from ..game.american.pile import stock_left_nb
+from ..game.american.steps import is_legal_step_nb
 from ..game.cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
 from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
+from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .club import (
     P_DANGER,
@@ -183,6 +185,25 @@ def start_ok_nb(S, seat, row, nat, wild):
 
 
 @turn_step
+def club_unwanted_rows_nb(S, seat, par):
+    """The bitmask of the rows where :func:`club_step_score_nb` scores every placement from
+    the seat's hand NOT_WORTH: a sevens or aces meld :func:`start_ok_nb` would not start with
+    all of them, a wild meld it would not start, or (before the end game) not complete."""
+    side = seat % 2
+    hand = S.hands[seat]
+    mask = 0
+    for row in (SEVEN, ACE):
+        if S.melds[side, M_SIZE, row] == 0 and not start_ok_nb(S, seat, row, hand[row], 0):
+            mask |= 1 << row
+    size = S.melds[side, M_SIZE, WILD_ROW]
+    wild = hand[DEUCE] + hand[JOKER]
+    endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
+    if size == 0 and wild < 5 or size > 0 and size + wild < CANASTA and not endgame:
+        mask |= 1 << WILD_ROW
+    return mask
+
+
+@turn_step
 def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
     """Whether wild cards on a natural meld are worth it: completing a canasta the side needs,
     or where naturals cannot complete it, or an opening that needs them."""
@@ -199,15 +220,15 @@ def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
 
 
 @turn_step
-def club_step_score_nb(mac, S, A, seat, i, pending, par):
-    """A club player's value of meld step ``i`` (module docstring)."""
+def club_step_score_nb(mac, S, A, seat, i, pending, par, held, endgame):
+    """A club player's value of meld step ``i`` (module docstring); ``held``: cards in the
+    seat's hand; ``endgame``: the stock is down to ``endgame_stock``."""
     side = seat % 2
     hand = S.hands[seat]
     row = A.steps[i, 0]
     nat = A.steps[i, 1]
     wild = A.steps[i, 2] + A.steps[i, 3]
     size = S.melds[side, M_SIZE, row]
-    endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
     if size == 0 and not start_ok_nb(S, seat, row, nat, wild):
         return NOT_WORTH
     if row == WILD_ROW and size > 0 and size + wild < CANASTA and not endgame:
@@ -216,10 +237,7 @@ def club_step_score_nb(mac, S, A, seat, i, pending, par):
                                                           pending, endgame):
         return NOT_WORTH
     held_wild = hand[DEUCE] + hand[JOKER] - wild
-    left = 0
-    for k in range(NKINDS):
-        left += hand[k]
-    left -= nat + wild
+    left = held - nat - wild
     after = size + nat + wild
     if left <= 1:
         clean_new = 1 if after >= CANASTA else 0
@@ -240,24 +258,43 @@ def club_step_score_nb(mac, S, A, seat, i, pending, par):
 @turn_step
 def club_step_nb(mac, S, A, seat, n, pending, par):
     """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`)."""
+    held = row_total_nb(S.hands[seat])
+    endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
+    best = -1
     for i in range(n):
-        A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par)
-    return best_step_nb(A.scores, n, pending)
+        A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par, held, endgame)
+        if beats_nb(A.scores, i, best, pending):
+            best = i
+    return best_step_nb(mac, S, A, seat, n, pending, best)
 
 
 @kernel
-def best_step_nb(scores, n, pending):
-    """The index of the best of ``n`` scored steps, or -1 when none scores above 0 (with an
-    opening pending, the best there is; a step scored NOT_WORTH is never made)."""
-    best = -1
-    best_score = 0.0
-    for i in range(n):
-        score = scores[i]
-        if score <= NOT_WORTH:
-            continue
-        if score > best_score or (pending and best < 0):
-            best = i
-            best_score = score
+def beats_nb(scores, i, best, pending):
+    """Whether step ``i`` beats the best so far (index ``best``, -1 none): it scores above it
+    (above 0 when there is none, unless an opening is pending) and is not NOT_WORTH."""
+    score = scores[i]
+    if score <= NOT_WORTH:
+        return False
+    if best < 0:
+        return pending or score > 0.0
+    return score > scores[best]
+
+
+@turn_step
+def best_step_nb(mac, S, A, seat, n, pending, best):
+    """The index of the best of ``n`` steps scored in ``A.scores``, the first of equals, or -1
+    when none scores above 0 (with an opening pending, the best there is; a step scored
+    NOT_WORTH is never made); ``best``: that index, found by :func:`beats_nb` while scoring.
+    The list may hold placements that are not legal (the turn's fast path,
+    :func:`..game.american.steps.placements_nb`): the best is checked, and if it is not legal
+    it is struck out and the next best checked, which picks what the list of legal steps
+    alone would (``A.scores`` is spent)."""
+    while best >= 0 and not is_legal_step_nb(mac, S, A, seat, best, True):
+        A.scores[best] = NOT_WORTH
+        best = -1
+        for i in range(n):
+            if beats_nb(A.scores, i, best, pending):
+                best = i
     return best
 
 
@@ -281,12 +318,15 @@ def keep_value_nb(mac, S, seat, kind):
 def club_discard_nb(mac, S, seat, legal, n, par):
     """The legal discard with the least keep value plus danger: the chance the next opponent
     holds a natural pair of its rank, times the pile it would take, times ``danger``
-    (``DANGER_SCALE`` points a unit)."""
+    (``DANGER_SCALE`` points a unit; with ``danger`` 0 no chance is computed)."""
     nxt = (seat + 1) % 4
+    danger = par[P_DANGER] * DANGER_SCALE
     opp_hand = 0
-    for k in range(NKINDS):
-        opp_hand += S.hands[nxt, k]
-    unknown = unknown_cards_nb(S, seat)
+    unknown = 0
+    if danger != 0.0:
+        for k in range(NKINDS):
+            opp_hand += S.hands[nxt, k]
+        unknown = unknown_cards_nb(S, seat)
     pile = S.st[ST_PILE_N] + 1
     best = legal[0]
     best_key = 1e18
@@ -295,9 +335,9 @@ def club_discard_nb(mac, S, seat, legal, n, par):
         key = keep_value_nb(mac, S, seat, k)
         if k == DEUCE or k == JOKER:
             key += 10000.0
-        elif not is_dead_nb(mac, S.melds, nxt % 2, k):
+        elif danger != 0.0 and not is_dead_nb(mac, S.melds, nxt % 2, k):
             chance = pair_chance_nb(unseen_nb(S, seat, k), opp_hand, unknown)
-            key += par[P_DANGER] * DANGER_SCALE * chance * pile
+            key += danger * chance * pile
         if key < best_key:
             best = k
             best_key = key

@@ -332,12 +332,12 @@ def takes_pile_nb(pol, params, mac, S, A, seat):
 
 
 @turn_step
-def tries_opening_nb(pol, S, seat):
+def tries_opening_nb(pol, params, mac, S, seat):
     """A24-A28: try the side's initial meld this turn (a user seat always may: it declines by
     stopping, module docstring)."""
     if is_user_nb(pol, seat):
         return True
-    return builtin.tries_opening_nb(pol, S, seat)
+    return builtin.tries_opening_nb(pol, params, mac, S, seat)
 
 
 @turn_step

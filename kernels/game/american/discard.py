@@ -52,11 +52,14 @@ def discard_ok_nb(mac, melds, side, hand, kind, pile_empty, going_out):
 
 @kernel
 def has_legal_discard_nb(mac, melds, side, hand, pile_empty):
-    """Whether some card of ``hand`` is a legal discard (not going out)."""
-    for k in range(NKINDS):
-        if hand[k] > 0 and discard_ok_nb(mac, melds, side, hand, k, pile_empty, False):
+    """Whether some card of ``hand`` is a legal discard (not going out): any natural card, on
+    any pile (A38; on an empty one a SWAD card only when nothing else is held, which A36
+    then allows), or a wild card when every card is wild (A37b): what :func:`discard_ok_nb`
+    says of the kinds held, without asking it kind by kind."""
+    for k in range(FIRST_NATURAL, NKINDS):
+        if hand[k] > 0:
             return True
-    return False
+    return all_wild_nb(hand)
 
 
 @kernel

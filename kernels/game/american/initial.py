@@ -96,6 +96,14 @@ def opening_possible_nb(mac, melds, side, hand, take_row, minimum):
     when ``take_row`` >= 0): a clean triple can be laid (A25a) and every card that could go
     on a meld counts at least ``minimum`` (A25b), or a Splash is in reach (A28).  False means
     no sequence of steps can make an opening stand, so the turn does not try one."""
+    return opening_within_nb(mac, melds, side, hand, take_row, minimum, 0)
+
+
+@kernel
+def opening_within_nb(mac, melds, side, hand, take_row, minimum, shunned):
+    """:func:`opening_possible_nb` for a player who never melds the natural rows of bitmask
+    ``shunned`` in this opening (a player's own rule: greedy starts no sevens or aces meld
+    short of five): those cards are left out of the condition."""
     wild = hand[DEUCE] + hand[JOKER]
     if mac.mac_splash and wild >= CANASTA:
         return True
@@ -104,7 +112,7 @@ def opening_possible_nb(mac, melds, side, hand, take_row, minimum):
     pairs = 0                         # ranks held twice: each needs a wild card to meld (A19)
     for row in range(ACE, FIRST_NATURAL - 1, -1):
         held = hand[row]
-        if held == 0 or is_dead_nb(mac, melds, side, row):
+        if held == 0 or (shunned >> row) & 1 == 1 or is_dead_nb(mac, melds, side, row):
             continue
         if mac.mac_splash and held >= CANASTA:
             return True

@@ -147,10 +147,21 @@ def meld_steps_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, o
     (-1 if ``out`` is too small).  ``fresh_rows``: bitmask of the rows whose meld was started
     this turn (a meld started by the step is fresh too).  Keeping a discard (A16) and the
     opening's own conditions (A25) are the turn's to check."""
+    return meld_steps_but_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, out,
+                             0)
+
+
+@kernel
+def meld_steps_but_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, out,
+                      skip_rows):
+    """:func:`meld_steps_nb` without the placements on the rows of bitmask ``skip_rows``."""
     n = 0
     wilds = hand[DEUCE] + hand[JOKER]
+    limit = mac.mac_max_meld_size
+    if going_out and mac.mac_allow_oversize_when_going_out:
+        limit = 1 << 30
     for row in range(WILD_ROW, ACE + 1):
-        if FIRST_NATURAL > row > WILD_ROW:
+        if FIRST_NATURAL > row > WILD_ROW or (skip_rows >> row) & 1 == 1:
             continue
         if row == WILD_ROW and wilds == 0 or row != WILD_ROW and \
                 hand[row] + melds[side, M_NAT, row] < 2 or \
@@ -161,17 +172,47 @@ def meld_steps_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_out, o
         fresh = melds[side, M_SIZE, row] == 0 or (fresh_rows >> row) & 1 == 1
         most_nat = 0 if row == WILD_ROW else hand[row]
         most_wild = wild_room_nb(mac, melds, side, row, hand[row], fresh and opening_turn)
-        for nat in range(most_nat + 1):
-            for deuces in range(min(hand[DEUCE], most_wild) + 1):
-                for jokers in range(min(hand[JOKER], most_wild - deuces) + 1):
-                    if not can_place_nb(mac, melds, side, row, nat, deuces, jokers, fresh,
-                                        opening_turn, going_out):
+        n = row_steps_nb(mac, melds[side, M_SIZE, row], melds[side, M_NAT, row],
+                         wilds_on_nb(melds, side, row), row, most_nat,
+                         min(hand[DEUCE], most_wild), hand[JOKER], most_wild, limit,
+                         fresh and opening_turn, opening_turn,
+                         row == SEVEN or wild_meld_open_nb(melds, side), out, n)
+        if n < 0:
+            return -1
+    return n
+
+
+@kernel
+def row_steps_nb(mac, size, naturals, on, row, most_nat, most_deuces, jokers, most_wild,
+                 limit, fresh, opening_turn, no_wild, out, n):
+    """The placements of :func:`meld_steps_nb` on one live row, appended to ``out`` from
+    index ``n`` (returns the new count, -1 if ``out`` is too small): :func:`can_place_nb`'s
+    conditions with the meld's ``size``, ``naturals`` and wild cards ``on`` it read once.
+    ``fresh``: laid in the opening turn (A20a, A21); ``no_wild``: no wild card may join it
+    (a sevens meld, or the side's wild meld is open: A21, A23)."""
+    for nat in range(most_nat + 1):
+        nats = naturals + nat
+        for deuces in range(most_deuces + 1):
+            for jokers_added in range(min(jokers, most_wild - deuces) + 1):
+                wild = deuces + jokers_added
+                after = size + nat + wild
+                if nat + wild <= 0 or after < 3 or after > limit:         # A19, A23
+                    continue
+                if row != WILD_ROW:
+                    wilds = on + wild
+                    if nats < 2 or wilds > mac.mac_max_wilds_per_meld:    # A19
                         continue
-                    if n >= out.shape[0]:
-                        return -1
-                    out[n, 0] = row
-                    out[n, 1] = nat
-                    out[n, 2] = deuces
-                    out[n, 3] = jokers
-                    n += 1
+                    if opening_turn and after >= CANASTA and wilds > 0:   # A25c
+                        continue
+                    if wild > 0 and (no_wild or                           # A21, A23
+                                     row == ACE and on == 0 and not fresh or
+                                     mac.mac_rule_of_five and not fresh and nats < 5):
+                        continue                                          # A20, A21
+                if n >= out.shape[0]:
+                    return -1
+                out[n, 0] = row
+                out[n, 1] = nat
+                out[n, 2] = deuces
+                out[n, 3] = jokers_added
+                n += 1
     return n

@@ -127,6 +127,11 @@ def special_hand_nb(mac, hand, sizes):
     if row_total_nb(hand) != SPECIAL_SIZE:
         return NONE, 0
     group_sizes_nb(hand, sizes)
+    if sizes[1] > 0 or hand[RED3] + hand[BLACK3] > 0:
+        value = special_points_nb(mac, STRAIGHT)      # A51: every other special hand is
+        if value > 0 and is_straight_nb(hand):        # groups of two or more, no three
+            return STRAIGHT, value
+        return NONE, 0
     pagat = mac.mac_special_hands == Specials.PAGAT
     best = NONE
     points = 0

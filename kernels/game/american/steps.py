@@ -23,7 +23,7 @@ from ..rules_nb import Ask
 from ..slots import M_SIZE, ST_PILE_N, WS_HAND
 from ..state import row_total_nb
 from .discard import discard_ok_nb, holds_non_swad_nb, keeps_discard_nb, may_go_out_nb
-from .melds import CANASTA, meld_steps_nb, place_nb
+from .melds import CANASTA, meld_steps_but_nb, place_nb
 from .pile import TALON_NONE, can_take_nb
 from .rules_nb import AskLimit
 from .state import X_ASKED, X_PRE_ONLY, X_TURN_FRESH, X_TURN_OPENING, X_TURN_TALON, X_TURN_TOOK
@@ -89,20 +89,35 @@ def step_kind_nb(mac, S, A, seat, row, nat, deuces, jokers, out_allowed):
 
 
 @turn_step
-def legal_steps_nb(mac, S, A, seat, out_allowed):
-    """Write ``seat``'s legal meld steps into ``A.steps`` (row, naturals, 2s, jokers); returns
-    their number.  After a take by a side that has not melded, the opening's steps come from
-    the cards held before the take (A26, ``X_PRE_ONLY``)."""
-    side = seat % 2
+def placements_nb(mac, S, A, seat, skip_rows):
+    """Write every placement :func:`.melds.meld_steps_nb` allows ``seat`` now into ``A.steps``
+    (row, naturals, 2s, jokers), legal or not (:func:`is_legal_step_nb` tells), but none on
+    the rows of bitmask ``skip_rows``; returns their number.  After a take by a side that has
+    not melded, the opening's steps come from the cards held before the take (A26,
+    ``X_PRE_ONLY``)."""
     x = A.x
     source = A.pre if x[X_PRE_ONLY] else S.hands[seat]
     oversize = mac.mac_allow_oversize_when_going_out
-    n = meld_steps_nb(mac, S.melds, side, source, x[X_TURN_FRESH], x[X_TURN_OPENING] == 1,
-                      oversize == 1, A.steps)
+    return meld_steps_but_nb(mac, S.melds, seat % 2, source, x[X_TURN_FRESH],
+                             x[X_TURN_OPENING] == 1, oversize == 1, A.steps, skip_rows)
+
+
+@turn_step
+def is_legal_step_nb(mac, S, A, seat, i, out_allowed):
+    """Whether listed step ``i`` leaves ``seat`` a legal end to its turn (module docstring)."""
+    return step_kind_nb(mac, S, A, seat, A.steps[i, 0], A.steps[i, 1], A.steps[i, 2],
+                        A.steps[i, 3], out_allowed) != ILLEGAL
+
+
+@turn_step
+def legal_steps_nb(mac, S, A, seat, out_allowed):
+    """Write ``seat``'s legal meld steps into ``A.steps`` (row, naturals, 2s, jokers): the
+    placements of :func:`placements_nb` that :func:`is_legal_step_nb` keeps, in their order;
+    returns their number."""
+    n = placements_nb(mac, S, A, seat, 0)
     kept = 0
     for i in range(n):
-        if step_kind_nb(mac, S, A, seat, A.steps[i, 0], A.steps[i, 1], A.steps[i, 2],
-                        A.steps[i, 3], out_allowed) != ILLEGAL:
+        if is_legal_step_nb(mac, S, A, seat, i, out_allowed):
             for c in range(4):
                 A.steps[kept, c] = A.steps[i, c]
             kept += 1

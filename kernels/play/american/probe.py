@@ -11,7 +11,6 @@ from ...game.american.steps import GOES_ON
 from ...jit import entry, kernel
 from .deals import start_mac_deal_nb
 from .rollout import (
-    DEC_DISCARD,
     DEC_OUT,
     DEC_TAKE,
     determinize_nb,

@@ -78,6 +78,7 @@ from ...game.american.steps import (
     legal_steps_nb,
     may_ask_nb,
     may_take_nb,
+    placements_nb,
     step_kind_nb,
 )
 from ...game.american.threes import may_keep_three_nb, threes_in_nb
@@ -110,6 +111,7 @@ from ...players.american_user import (
     takes_pile_nb,
     tries_opening_nb,
 )
+from ...players.american import picks_from_placements_nb, unwanted_rows_nb
 
 MAX_TURNS = 4000        # a safety net only: every deal ends far sooner
 CONTINUE = 0
@@ -226,9 +228,12 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
-        n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
-        if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
-            n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
+        if picks_from_placements_nb(pol, mac, seat):     # no question to ask (A41)
+            n = placements_nb(mac, S, A, seat, unwanted_rows_nb(pol, params, mac, S, seat))
+        else:
+            n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
+            if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
+                n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
         pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
         bound = A.x[X_TURN_ANSWER] == 1                # A41: a yes binds him to go out
         i = pick_step_nb(pol, params, mac, S, A, seat, n, pending or bound)
@@ -401,7 +406,7 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     side = seat % 2
     if melded_nb(S, seat):
         return step_loop_nb(mac, S, A, buf, pol, params, seat)
-    if not tries_opening_nb(pol, S, seat):
+    if not tries_opening_nb(pol, params, mac, S, seat):
         return GOES_ON
     x = A.x
     if not opening_possible_nb(mac, S.melds, side, S.hands[seat], -1,
