@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from canasta_sim.analysis.position import deal_script
+from canasta_sim.analysis.families import deal_script
 from canasta_sim.errors import BadInput
 from canasta_sim.trace import trace_events
 

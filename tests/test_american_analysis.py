@@ -10,7 +10,7 @@ from test_analysis import _cli
 
 from canasta_sim.analysis import deal as D
 from canasta_sim.analysis import rollout as R
-from canasta_sim.analysis.position import deal_script
+from canasta_sim.analysis.families import deal_script
 from canasta_sim.errors import BadInput
 from canasta_sim.trace import trace_events
 
@@ -169,7 +169,7 @@ def _position(**changes):
 
 
 def _analyse_position(data, n=300):
-    from canasta_sim.analysis.posfile import position_script
+    from canasta_sim.analysis.families import position_script
 
     pos = position_script(json.loads(json.dumps(data)))
     line = D.analyse_decision(pos, pos.decisions[0], _settings(n=n), 0)
@@ -209,7 +209,7 @@ def test_going_out_near_the_end_beats_holding():
 # ---- position files -------------------------------------------------------------------------
 
 def test_a_position_file_gives_the_state_options_and_values_the_trace_gives():
-    from canasta_sim.analysis.posfile import position_of, position_script
+    from canasta_sim.analysis.families import position_of, position_script
 
     settings = _settings(n=48)
     for events in _deals(seed=5, n=3) + _deals(

@@ -18,6 +18,7 @@ from canasta_sim.study import store
 from canasta_sim.study.spec import parse_spec
 
 MAC = "modern-american"
+USER = f"{__file__.rsplit('/', 1)[0]}/user_policies.py:same_as_random"  # lacks the family
 
 
 def _runner():
@@ -162,16 +163,16 @@ def test_study_run_sweeps_a_family_knob(tmp_path):
 
 
 def test_a_spec_with_a_player_the_family_lacks_is_refused():
-    with pytest.raises(BadInput, match="policy 'search' does not play family=modern_american"):
+    with pytest.raises(BadInput, match="same_as_random@.* does not play family=modern_american"):
         parse_spec({"study": {"name": "x", "deals": 10},
-                    "arms": [{"name": "a", "rules": MAC, "policies": "search"}]})
+                    "arms": [{"name": "a", "rules": MAC, "policies": USER}]})
 
 
 def test_compare_refuses_a_player_the_family_lacks(tmp_path):
     out = tmp_path / "c"
-    result = _invoke(["compare", "--rules", MAC, "--policies", "search", "--policies",
+    result = _invoke(["compare", "--rules", MAC, "--policies", USER, "--policies",
                       "greedy", "--deals", "10", "--out", str(out)])
-    _one_line_refusal(result, "policy 'search' does not play family=modern_american yet")
+    _one_line_refusal(result, "does not play family=modern_american yet")
     assert not out.exists()
 
 
@@ -193,10 +194,10 @@ def test_strength_ranks_greedy_above_random(tmp_path):
 
 def test_strength_refuses_a_player_the_family_lacks(tmp_path):
     csv = tmp_path / "s.csv"
-    result = _invoke(["strength", "--rules", MAC, "--policies", "greedy,search", "--games", "2",
-                      "--csv", str(csv)])
-    _one_line_refusal(result, "policy 'search' does not play family=modern_american yet: "
-                              "accepted: random, greedy, careful, rush, builder, expert")
+    result = _invoke(["strength", "--rules", MAC, "--policies", f"greedy,{USER}", "--games",
+                      "2", "--csv", str(csv)])
+    _one_line_refusal(result, "does not play family=modern_american yet: accepted: random, "
+                              "greedy, careful, rush, builder, expert, search")
     assert not csv.exists()
 
 
@@ -213,8 +214,8 @@ def test_tune_measures_the_family_in_paired_games():
 @pytest.mark.parametrize("args, fragment", [
     (["search", "--params", "candidates"], "policy 'search' cannot be tuned"),
     (["greedy", "--params", "freeze_at"], "policy 'greedy' has no parameters to tune"),
-    (["careful", "--params", "wild_hold", "--against", "search"],
-     "policy 'search' does not play family=modern_american yet"),
+    (["careful", "--params", "wild_hold", "--against", USER],
+     "does not play family=modern_american yet"),
 ])
 def test_tune_refuses_what_the_family_cannot_tune(args, fragment, tmp_path):
     out = tmp_path / "t"
@@ -225,7 +226,7 @@ def test_tune_refuses_what_the_family_cannot_tune(args, fragment, tmp_path):
 
 @pytest.mark.parametrize("policies, sweep, fragment", [
     ("greedy", "greedy.freeze_at=4,8", "policy 'greedy' has no parameter 'freeze_at'"),
-    ("search", "search.candidates=1,2", "does not play family=modern_american yet"),
+    ("search", "search.rollouts=1,2", "rollouts is not accepted with family=modern_american"),
 ])
 def test_sweeps_refuse_what_the_family_cannot_play(policies, sweep, fragment, tmp_path):
     out = tmp_path / "w.parquet"

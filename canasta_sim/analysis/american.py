@@ -94,14 +94,11 @@ class MacDecisions:
 
     def rollout_batch(self, pos, view, seat, decision, cands, key, first, values, ro):
         """Rollouts ``first`` .. ``first + len(values) - 1`` of every candidate on a copy of
-        the position ``pos`` (kernels/play/american/rollout.py: ``expert`` at every seat),
-        the cards hidden from ``view`` first laid out in one order (``canonical_hidden``: a
-        trace and its position file give the same values); returns the determinizations
-        done."""
-        from .posfile_american import canonical_hidden
-
+        the position ``pos`` (kernels/play/american/rollout.py: ``expert`` at every seat; its
+        determinizations list the cards hidden from ``view`` by kind before dealing them
+        again, so a trace and its position file give the same values); returns the
+        determinizations done."""
         S, A = copy_position(pos)
-        canonical_hidden((S, A), self.rules, view)        # the hidden cards in one order
         done, _ = mac_task(self.rules_nb, mk.TASK_ROLLOUTS, S, A, seat=view,
                            decision=decision, cands=np.asarray(cands, np.int64), key=key,
                            first=first, values=values)

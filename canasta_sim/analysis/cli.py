@@ -96,7 +96,8 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, truncate, equity_p
 
     from . import deal as D
     from .equity import load_table
-    from .position import deal_script, read_trace
+    from .families import deal_script
+    from .position import read_trace
     from .rollout import Scale, rollout_setup
     from .viewer import write_viewer
 
@@ -154,7 +155,7 @@ def analyze_position(path, rollouts, policy, equity_path, marks, seed, threads, 
     """``analyze POSITION.json``: the file's one decision valued into DIR/analysis.jsonl."""
     from . import deal as D
     from .equity import load_table
-    from .posfile import read_position
+    from .families import read_position
     from .rollout import Scale, rollout_setup
 
     script = read_position(path)

@@ -32,7 +32,8 @@ from canasta_sim.kernels.game.slots import (
 )
 from canasta_sim.kernels.play import analysis as k
 
-from .position import DealScript, call, deal_script
+from .families import deal_script
+from .position import DealScript, call
 from .rollout import Rollouts, Scale, decision_key, option_label, value_options
 
 MARKS = ("doubtful", "bad", "very bad")

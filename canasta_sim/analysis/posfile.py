@@ -304,8 +304,8 @@ def place_meld(S, side, rank, kinds, left):
         left[k] -= 1
 
 
-def read_position(path) -> PositionScript:
-    """A position file (JSON), checked."""
+def read_position_data(path) -> dict:
+    """A position file's JSON data (its checks are the script's: :mod:`.families`)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -313,19 +313,7 @@ def read_position(path) -> PositionScript:
     except ValueError as exc:
         raise BadInput(f"{path} is not JSON ({exc}): accepted: a position file "
                        "(docs/analysis.md)") from None
-    return position_script(data)
-
-
-def position_script(data):
-    """The script of a position's data for its rule set's family: :class:`PositionScript`,
-    or the Modern American one (:mod:`.posfile_american`)."""
-    from canasta_sim.rules import parse_rules
-
-    if isinstance(data, dict) and parse_rules(data.get("rules", "classic")).american:
-        from .posfile_american import MacPositionScript
-
-        return MacPositionScript(data, parse_rules(data["rules"]))
-    return PositionScript(data)
+    return data
 
 
 def _turn_record(S) -> dict:
@@ -358,12 +346,8 @@ def meld_tables(S, sides, rows) -> list:
 
 
 def position_of(script, decision) -> dict:
-    """The position file of a decision of a traced deal (what the seat sees, and the public
-    record the engine keeps); a Modern American deal's by :mod:`.posfile_american`."""
-    if getattr(script, "american", False):
-        from .posfile_american import position_of as family_position_of
-
-        return family_position_of(script, decision)
+    """The position file of a decision of a traced classic deal (what the seat sees, and the
+    public record the engine keeps); :func:`.families.position_of` takes either family."""
     S, _ = script.state(decision.at)
     seat, n, sides = decision.seat, script.seats, script.rules.num_sides
     cards = card_tokens

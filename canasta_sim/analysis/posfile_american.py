@@ -12,7 +12,6 @@ trace gives.
 """
 from __future__ import annotations
 
-from collections import Counter
 
 import numpy as np
 
@@ -45,7 +44,6 @@ from canasta_sim.kernels.game.cards import (
 )
 from canasta_sim.kernels.game.layout import MAX_SIDES
 from canasta_sim.kernels.game.slots import (
-    M_SIZE,
     SEAT_HAD_TURN,
     SEAT_MINIMUM,
     SIDE_MELDED,
@@ -232,25 +230,6 @@ def deal_hidden(S, A, rules, seat, hand_sizes, left, stock):
     S.st[ST_DECK_N] = size
     S.st[ST_STOCK_POS] = size - len(rest)
     S.deck[S.st[ST_STOCK_POS]:size] = rest
-
-
-def canonical_hidden(pos, rules, seat):
-    """Lay the cards hidden from ``seat`` in the position ``pos`` out as a position file lays
-    them (:func:`deal_hidden`), so that its rollouts, which deal them again from the order
-    they lie in, are the position file's."""
-    S, A = pos
-    left = Counter()
-    sizes = [int(S.hands[s].sum()) for s in range(rules.num_players)]
-    for s in range(rules.num_players):
-        if s != seat:
-            left.update({k: int(S.hands[s, k]) for k in range(NKINDS)})
-            S.hands[s, :] = 0
-    for which, count in hidden_talons(rules, A).items():
-        start = talon_start(rules, which)
-        left.update(int(k) for k in S.deck[start:start + count])
-    stock = int(S.st[ST_DECK_N] - S.st[ST_STOCK_POS])
-    left.update(int(k) for k in S.deck[S.st[ST_STOCK_POS]:S.st[ST_DECK_N]])
-    deal_hidden(S, A, rules, seat, sizes, left, stock)
 
 
 def position_of(script, decision) -> dict:

@@ -264,21 +264,6 @@ class DealScript:
                            f"the engine's replay {len(mine)}")
 
 
-def deal_script(events: list, rules=None) -> DealScript:
-    """The script of a traced deal for its rule set's family: :class:`DealScript`, or the
-    Modern American one (:class:`.american.MacDealScript`)."""
-    from canasta_sim.rules import parse_rules
-
-    if not events or events[0].get("ev") != "start":
-        raise BadInput("a deal must begin with its start line (docs/trace.md)")
-    text = rules if rules is not None else events[0].get("rules", "classic")
-    if parse_rules(text).american:
-        from .american import MacDealScript
-
-        return MacDealScript(events, rules)
-    return DealScript(events, rules)
-
-
 _DUMMY = {}
 
 

@@ -36,6 +36,7 @@ players never ask their partner, A41).
 """
 from ..game.american.melds import CANASTA, WILD_ROW, canastas_nb, is_dead_nb, mac_card_value_nb
 from ..game.american.pile import stock_left_nb
+from ..game.american.state import X_TURN_ANSWER
 from ..game.american.steps import is_legal_step_nb
 from ..game.cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
 from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
@@ -288,8 +289,10 @@ def best_step_nb(mac, S, A, seat, n, pending, best):
     The list may hold placements that are not legal (the turn's fast path,
     :func:`..game.american.steps.placements_nb`): the best is checked, and if it is not legal
     it is struck out and the next best checked, which picks what the list of legal steps
-    alone would (``A.scores`` is spent)."""
-    while best >= 0 and not is_legal_step_nb(mac, S, A, seat, best, True):
+    alone would (``A.scores`` is spent).  Going out is legal unless the turn's answer
+    forbids it (A41's "no", or a searched hold: kernels/play/american/rollout.py)."""
+    out_allowed = A.x[X_TURN_ANSWER] != 0
+    while best >= 0 and not is_legal_step_nb(mac, S, A, seat, best, out_allowed):
         A.scores[best] = NOT_WORTH
         best = -1
         for i in range(n):

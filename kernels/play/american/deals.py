@@ -83,7 +83,8 @@ from ..deals import (
     game_over_nb,
     open_game_deal_nb,
 )
-from ..search import fill_tables_nb, tables_nb
+from ...players.user import ERR, POLICY_TABLE
+from ..search import fill_tables_nb, has_search_nb, tables_nb
 from .kinds import canasta_kind_nb
 from .search import seat_turn_nb
 from .turn import DEAL_OVER, deal_threes_nb, side_total_nb, turn_checked_nb
@@ -110,11 +111,12 @@ def play_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_bef
     st = S.st
     over = not start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer,
                                  scores_before)
-    pol_b, params_b = tables_nb(S.ws, pol, False)
+    pol_b, params_b = turn_tables_nb(S, pol, params)
     seat = (st[ST_DEALER] + 1) % mac.num_players                         # A8
     turns = 0
     while not over:
         over = seat_turn_nb(mac, S, A, buf, pol, params, pol_b, params_b, seat) == DEAL_OVER
+        user_slots_back_nb(S, pol, pol_b)
         seat = seat + 1 if seat + 1 < mac.num_players else 0
         turns += 1
         over = turn_checked_nb(mac, S, A, over, turns)
@@ -135,12 +137,36 @@ def start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, dealer, scores_be
     st[ST_OUT_SEAT] = -1
     trace_start_nb(mac, S, buf, st[ST_DEALER], mac.num_players * mac.hand_size)
     fill_tables_nb(S.ws, pol, params, st, False)
-    pol_b, params_b = tables_nb(S.ws, pol, False)
+    pol_b, params_b = turn_tables_nb(S, pol, params)
     if mac.mac_threes_timing == ThreesTiming.AFTER_DEAL:
-        if not deal_threes_nb(mac, S, A, buf, pol_b, params_b, st[ST_DEALER]):
+        over = not deal_threes_nb(mac, S, A, buf, pol_b, params_b, st[ST_DEALER])
+        user_slots_back_nb(S, pol, pol_b)
+        if over:
             st[ST_END_REASON] = END_STOCK
             return False
     return True
+
+
+@kernel
+def turn_tables_nb(S, pol, params):
+    """The policy table and parameters the seats' turns are played with: ``pol`` and
+    ``params`` themselves, so that a user policy's calls and failures land in the caller's
+    table (kernels/players/user.py), or, with a search seat at the table, the blueprint copy
+    in ``S.ws`` in which it plays expert (:func:`start_mac_deal_nb` fills it)."""
+    if has_search_nb(pol, S.st):
+        return tables_nb(S.ws, pol, False)
+    return pol, params
+
+
+@kernel
+def user_slots_back_nb(S, pol, pol_b):
+    """With a search seat at the table a user seat plays from the blueprint copy: its calls
+    and its failure (the slots from ``user.ERR`` on) go back to the caller's table after
+    every turn, so a broken interface is never lost (the watcher sees them a turn late)."""
+    if pol.shape[0] < POLICY_TABLE or not has_search_nb(pol, S.st):
+        return
+    for i in range(ERR, POLICY_TABLE):
+        pol[i] = pol_b[i]
 
 
 @kernel

@@ -27,8 +27,9 @@ turn and the deal to its end with ``expert`` (its default parameters) at every s
 ``expert`` is deterministic in this family, so a rollout depends only on the determinization
 and the candidate: every candidate is played on the same determinizations (common random
 numbers), and identical candidates get identical values.  Determinization ``d`` of a decision
-is drawn from ``key`` and ``d`` alone (``search.playout_seed_nb``), so any split of the ``d``
-over threads or calls (``d0``) gives the same values.
+is drawn from ``key`` and ``d`` and what the seat sees alone (``search.playout_seed_nb``;
+the hidden cards are listed by kind, not by where they lie), so any split of the ``d`` over
+threads or calls (``d0``) gives the same values.
 
 **What the seat may know** (docs/american.md, "What each seat may know"): its own hand, every
 meld, the threes laid, the whole pile (face up, A0.1), the sizes of the hands and the stock,
@@ -168,27 +169,29 @@ def talon_hidden_nb(mac, A, which):
 
 
 @kernel
-def hidden_cards_nb(mac, S, A, seat, pool):
-    """Write into ``pool`` the cards hidden from ``seat``: the other hands, the set-aside
-    talons not yet taken and the stock (the deck less what the seat sees, module docstring);
-    returns how many."""
+def hidden_cards_nb(mac, S, A, seat, counts, pool):
+    """Write into ``pool``, in order of kind, the cards hidden from ``seat``: the other hands,
+    the set-aside talons not yet taken and the stock (the deck less what the seat sees,
+    module docstring), counted by kind in ``counts``; returns how many.  In order of kind, so
+    that a determinization depends on nothing hidden, not even where the hidden cards lie."""
     st = S.st
-    n = 0
+    counts[:] = 0
     for s in range(st[ST_NSEATS]):
         if s != seat:
             for k in range(NKINDS):
-                for _ in range(S.hands[s, k]):
-                    pool[n] = k
-                    n += 1
+                counts[k] += S.hands[s, k]
     for which in (TALON_FIRST, TALON_SECOND):
         if talon_hidden_nb(mac, A, which):
             start = set_aside_start_nb(mac, which)
             for i in range(start, start + talon_size_nb(mac, which)):
-                pool[n] = S.deck[i]
-                n += 1
+                counts[S.deck[i]] += 1
     for i in range(st[ST_STOCK_POS], st[ST_DECK_N]):
-        pool[n] = S.deck[i]
-        n += 1
+        counts[S.deck[i]] += 1
+    n = 0
+    for k in range(NKINDS):
+        for _ in range(counts[k]):
+            pool[n] = k
+            n += 1
     return n
 
 
@@ -241,11 +244,11 @@ def compact_nb(pool, n):
 
 
 @kernel
-def redeal_hidden_nb(mac, W, A2, seat, pool, key_rng):
+def redeal_hidden_nb(mac, W, A2, seat, counts, pool, key_rng):
     """Deal the cards hidden from ``seat`` in ``W`` again (module docstring), at random from
     stream 0 of ``key_rng``: the other hands, then the face-down talons and the stock."""
     st = W.st
-    n = hidden_cards_nb(mac, W, A2, seat, pool)
+    n = hidden_cards_nb(mac, W, A2, seat, counts, pool)
     shuffle_nb(pool, n, key_rng)
     for s in range(st[ST_NSEATS]):
         if s == seat:
@@ -278,7 +281,7 @@ def determinize_nb(mac, S, A, W, A2, seat, key, d):
     copy_deal_nb(S, A, W, A2)
     key_rng = ws[R_UNSEEN, AT:AT + 1].view(np.uint64)
     key_rng[0] = playout_seed_nb(key, d, 0)
-    redeal_hidden_nb(mac, W, A2, seat, ws[R_POOL, 0:MAC_AT], key_rng)
+    redeal_hidden_nb(mac, W, A2, seat, ws[R_UNSEEN, 0:NKINDS], ws[R_POOL, 0:MAC_AT], key_rng)
 
 
 # ---- rollouts -----------------------------------------------------------------------------
