@@ -4,6 +4,7 @@ greedy against random on a few hundred deals or a few dozen games: each runs, fi
 ahead, gives the same numbers twice, and refuses a player the family does not have in one
 line."""
 import json
+import re
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -18,7 +19,10 @@ from canasta_sim.study import store
 from canasta_sim.study.spec import parse_spec
 
 MAC = "modern-american"
-USER = f"{__file__.rsplit('/', 1)[0]}/user_policies.py:same_as_random"  # lacks the family
+# every player plays the family now (your own too); what it refuses is a search that plays a
+# determinization more than once
+REFUSED = "search(rollouts=2)"
+REFUSAL = "rollouts is not accepted with family=modern_american: accepted: rollouts=1"
 
 
 def _runner():
@@ -162,17 +166,17 @@ def test_study_run_sweeps_a_family_knob(tmp_path):
     assert result.exit_code == 0, result.stderr
 
 
-def test_a_spec_with_a_player_the_family_lacks_is_refused():
-    with pytest.raises(BadInput, match="same_as_random@.* does not play family=modern_american"):
+def test_a_spec_with_a_player_the_family_refuses_is_refused():
+    with pytest.raises(BadInput, match=re.escape(REFUSAL)):
         parse_spec({"study": {"name": "x", "deals": 10},
-                    "arms": [{"name": "a", "rules": MAC, "policies": USER}]})
+                    "arms": [{"name": "a", "rules": MAC, "policies": REFUSED}]})
 
 
-def test_compare_refuses_a_player_the_family_lacks(tmp_path):
+def test_compare_refuses_a_player_the_family_refuses(tmp_path):
     out = tmp_path / "c"
-    result = _invoke(["compare", "--rules", MAC, "--policies", USER, "--policies",
+    result = _invoke(["compare", "--rules", MAC, "--policies", REFUSED, "--policies",
                       "greedy", "--deals", "10", "--out", str(out)])
-    _one_line_refusal(result, "does not play family=modern_american yet")
+    _one_line_refusal(result, REFUSAL)
     assert not out.exists()
 
 
@@ -192,12 +196,11 @@ def test_strength_ranks_greedy_above_random(tmp_path):
     assert first.a_wins > first.b_wins
 
 
-def test_strength_refuses_a_player_the_family_lacks(tmp_path):
+def test_strength_refuses_a_player_the_family_refuses(tmp_path):
     csv = tmp_path / "s.csv"
-    result = _invoke(["strength", "--rules", MAC, "--policies", f"greedy,{USER}", "--games",
+    result = _invoke(["strength", "--rules", MAC, "--policies", f"greedy,{REFUSED}", "--games",
                       "2", "--csv", str(csv)])
-    _one_line_refusal(result, "does not play family=modern_american yet: accepted: random, "
-                              "greedy, careful, rush, builder, expert, search")
+    _one_line_refusal(result, REFUSAL)
     assert not csv.exists()
 
 
@@ -214,8 +217,7 @@ def test_tune_measures_the_family_in_paired_games():
 @pytest.mark.parametrize("args, fragment", [
     (["search", "--params", "candidates"], "policy 'search' cannot be tuned"),
     (["greedy", "--params", "freeze_at"], "policy 'greedy' has no parameters to tune"),
-    (["careful", "--params", "wild_hold", "--against", USER],
-     "does not play family=modern_american yet"),
+    (["careful", "--params", "wild_hold", "--against", REFUSED], REFUSAL),
 ])
 def test_tune_refuses_what_the_family_cannot_tune(args, fragment, tmp_path):
     out = tmp_path / "t"

@@ -170,11 +170,13 @@ def test_columns_are_null_outside_the_family():
     assert table.column("special_hand").null_count == 5
 
 
-def test_players_not_built_for_the_family_are_refused():
+def test_every_player_plays_the_family_and_search_plays_a_determinization_once():
     mine = f"{__file__.rsplit('/', 1)[0]}/user_policies.py:same_as_random"
-    with pytest.raises(BadInput, match="does not play family=modern_american "
-                                       "yet: accepted: random, greedy, careful"):
-        canasta_sim.simulate(deals=5, rules="modern-american", policies=mine)
+    table = canasta_sim.simulate(deals=3, rules="modern-american", policies=f"{mine},search")
+    assert table.num_rows == 3 and table.column("policy_1")[0].as_py() == "search"
+    with pytest.raises(BadInput, match="rollouts is not accepted with "
+                                       "family=modern_american: accepted: rollouts=1"):
+        canasta_sim.simulate(deals=5, rules="modern-american", policies="search(rollouts=2)")
 
 
 def test_simulate_and_replay_commands(tmp_path):
