@@ -88,7 +88,7 @@ from ..game.slots import (
 )
 from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
-from ..play.american.kinds import canasta_kind_nb
+from .american_kinds import canasta_kind_nb
 from . import american as builtin
 from .club import count_unseen_nb
 from .ids import POLICY_USER

@@ -343,6 +343,17 @@ def call_checked_nb(rules, rng, ws, seat, pol, params, decision, n, view):
 
 
 @kernel
+def copy_user_slots_nb(pol, copy):
+    """A user seat that played from ``copy`` (a copy of the table ``pol``, as a search's
+    blueprint table is): its calls and its failure (the slots from ``ERR`` on) go back to
+    ``pol``, the table the Python face reads.  A short table has no such slots."""
+    if pol.shape[0] < POLICY_TABLE:
+        return
+    for i in range(ERR, POLICY_TABLE):
+        pol[i] = copy[i]
+
+
+@kernel
 def user_failed_nb(pol, deal):
     """True (and the deal number recorded) once a user policy has broken the interface; the
     entry kernels stop after that deal.  A short table (built-in policies only) never fails."""

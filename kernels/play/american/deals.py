@@ -83,9 +83,9 @@ from ..deals import (
     game_over_nb,
     open_game_deal_nb,
 )
-from ...players.user import ERR, POLICY_TABLE
+from ...players.american_kinds import canasta_kind_nb
+from ...players.user import copy_user_slots_nb
 from ..search import fill_tables_nb, has_search_nb, tables_nb
-from .kinds import canasta_kind_nb
 from .search import seat_turn_nb
 from .turn import DEAL_OVER, deal_threes_nb, side_total_nb, turn_checked_nb
 
@@ -161,12 +161,10 @@ def turn_tables_nb(S, pol, params):
 @kernel
 def user_slots_back_nb(S, pol, pol_b):
     """With a search seat at the table a user seat plays from the blueprint copy: its calls
-    and its failure (the slots from ``user.ERR`` on) go back to the caller's table after
-    every turn, so a broken interface is never lost (the watcher sees them a turn late)."""
-    if pol.shape[0] < POLICY_TABLE or not has_search_nb(pol, S.st):
-        return
-    for i in range(ERR, POLICY_TABLE):
-        pol[i] = pol_b[i]
+    and its failure go back to the caller's table after every turn, so a broken interface is
+    never lost (the watcher sees them a turn late)."""
+    if has_search_nb(pol, S.st):
+        copy_user_slots_nb(pol, pol_b)
 
 
 @kernel

@@ -1,10 +1,10 @@
 """The kind of a Modern American canasta (A45): clean, dirty, clean aces, sevens or wild, as
 the result columns count them and a user policy's view shows them (``user.CK_*``)."""
-from ...game.american.melds import CANASTA, WILD_ROW, wilds_on_nb
-from ...game.cards import ACE, SEVEN
-from ...game.slots import M_SIZE
-from ...jit import kernel
-from ...players.user import CK_ACES, CK_CLEAN, CK_DIRTY, CK_SEVENS, CK_WILD
+from ..game.american.melds import CANASTA, WILD_ROW, wilds_on_nb
+from ..game.cards import ACE, SEVEN
+from ..game.slots import M_SIZE
+from ..jit import kernel
+from .user import CK_ACES, CK_CLEAN, CK_DIRTY, CK_SEVENS, CK_WILD
 
 
 @kernel
