@@ -33,10 +33,11 @@ def position_script(data):
     :class:`.posfile.PositionScript`, or :class:`.posfile_american.MacPositionScript`."""
     from canasta_sim.rules import parse_rules
 
-    if isinstance(data, dict) and _american(data.get("rules", "classic")):
+    rules = parse_rules(data.get("rules", "classic")) if isinstance(data, dict) else None
+    if rules is not None and rules.american:
         from .posfile_american import MacPositionScript
 
-        return MacPositionScript(data, parse_rules(data["rules"]))
+        return MacPositionScript(data, rules)
     from .posfile import PositionScript
 
     return PositionScript(data)
