@@ -6,10 +6,12 @@ from canasta_sim.kernels.game.american import deal as mdeal
 from canasta_sim.kernels.game.american import discard as D
 from canasta_sim.kernels.game.american import initial as I
 from canasta_sim.kernels.game.american import melds as M
+from canasta_sim.kernels.game.american import moves as MV
 from canasta_sim.kernels.game.american import pile as P
 from canasta_sim.kernels.game.american import scoring as SC
 from canasta_sim.kernels.game.american import special as SP
 from canasta_sim.kernels.game.american import threes as T
+from canasta_sim.kernels.game.american.state import new_mac_state
 from canasta_sim.kernels.game.cards import (
     ACE,
     BLACK3,
@@ -34,6 +36,7 @@ from canasta_sim.kernels.game.slots import (
     ST_DECK_N,
     ST_STOCK_POS,
 )
+from canasta_sim.kernels.game.state import new_state
 
 from canasta_sim.rules import parse_rules
 
@@ -399,28 +402,37 @@ def test_A_T17_going_out():
 
 # --- threes and the end of the stock (A9-A11, A43) -----------------------------------------------
 
+def three_state(text, cards=20):
+    """A deal state whose seat 0 (side X) holds ``text`` over a stock of ``cards`` cards
+    (:func:`stock`), the family's slots and a trace buffer (tracing off): what the moves of
+    threes (kernels/game/american/moves.py) read."""
+    deck, st = stock(cards)
+    S = new_state()
+    S.hands[0] = hand(text)
+    S.deck[:deck.shape[0]] = deck
+    S.st[ST_DECK_N] = st[ST_DECK_N]
+    S.st[ST_STOCK_POS] = st[ST_STOCK_POS]
+    return S, new_mac_state(), np.zeros(16, np.int32)
+
+
 def test_threes_are_laid_and_replaced():
     """A9: every three is laid and replaced; a replacement three too."""
-    deck, st = stock(20)
-    deck[52] = RED3
-    deck[53] = 9
-    h = hand("3h 3s 5")
-    threes = np.zeros((2, 2), np.int64)
-    assert T.lay_threes_nb(h, deck, st, threes, X, 0) == T.THREES_LAID
-    assert list(threes[X]) == [2, 1] and T.threes_in_nb(h) == 0 and h.sum() == 3
-    assert P.stock_left_nb(st) == 17
+    S, A, buf = three_state("3h 3s 5")
+    S.deck[52] = RED3
+    S.deck[53] = 9
+    assert MV.lay_threes_nb(S, A, buf, 0, 0, 2, MV.THREE_FROM_DEAL, 0) == MV.LAID
+    assert list(A.threes[X]) == [2, 1] and T.threes_in_nb(S.hands[0]) == 0
+    assert S.hands[0].sum() == 3 and P.stock_left_nb(S.st) == 17
 
 
 def test_A_T18_last_stock_card_a_three():
     """A43: the last stock card is 3s: the deal ends, the three counts 5 in the hand."""
-    deck, st = stock(1)
-    deck[52] = BLACK3
-    h = hand("5 6")
-    threes = np.zeros((2, 2), np.int64)
-    card, ended = T.draw_nb(h, deck, st, threes, X, 0)
-    assert card == BLACK3 and ended and h[BLACK3] == 1 and threes.sum() == 0
-    assert SC.hand_items_nb(MAC, h) == (15, 0)                            # 5 + 5 + 5
-    assert T.draw_nb(h, deck, st, threes, X, 0) == (-1, False)
+    S, A, buf = three_state("5 6", cards=1)
+    S.deck[52] = BLACK3
+    assert MV.draw_card_nb(S, A, buf, 0) == BLACK3
+    assert MV.lay_threes_nb(S, A, buf, 0, 0, 1, MV.THREE_FROM_STOCK, 0) == MV.STOCK_OUT
+    assert S.hands[0, BLACK3] == 1 and A.threes.sum() == 0 and P.stock_left_nb(S.st) == 0
+    assert SC.hand_items_nb(MAC, S.hands[0]) == (15, 0)                   # 5 + 5 + 5
 
 
 def test_A_T24_kept_three():
@@ -428,16 +440,15 @@ def test_A_T24_kept_three():
     assert T.may_keep_three_nb(MAC, False) and not T.may_keep_three_nb(MAC, True)
     none = parse_rules("modern-american(mac_special_hands=none)").to_american_kernel()
     assert not T.may_keep_three_nb(none, False)
-    deck, st = stock(20)
-    h = hand("3h 3s 5")
-    threes = np.zeros((2, 2), np.int64)
-    T.lay_threes_nb(h, deck, st, threes, X, 1)
-    assert T.threes_in_nb(h) == 1 and h[RED3] == 1 and threes[X].sum() == 1
-    straight = hand("A 2 3h 4 5 6 7 8 9 10 J Q K Jk")
+    S, A, buf = three_state("3h 3s 5")
+    MV.lay_threes_nb(S, A, buf, 0, 1, 2, MV.THREE_FROM_DEAL, 0)
+    assert T.threes_in_nb(S.hands[0]) == 1 and S.hands[0, RED3] == 1
+    assert A.threes[X].sum() == 1
+    S.hands[0] = hand("A 2 3h 4 5 6 7 8 9 10 J Q K Jk")
     sizes = np.zeros(9, np.int64)
-    assert SP.special_hand_nb(MAC, straight, sizes) == (SP.STRAIGHT, 3000)
-    T.lay_threes_nb(straight, deck, st, threes, X, 0)                    # partner opened
-    assert SP.special_hand_nb(MAC, straight, sizes)[0] == SP.NONE
+    assert SP.special_hand_nb(MAC, S.hands[0], sizes) == (SP.STRAIGHT, 3000)
+    MV.lay_threes_nb(S, A, buf, 0, 0, 0, MV.THREE_FROM_STOCK, 1)        # partner opened
+    assert SP.special_hand_nb(MAC, S.hands[0], sizes)[0] == SP.NONE
 
 
 # --- scoring (A45-A49) ---------------------------------------------------------------------------
@@ -600,15 +611,18 @@ def test_cards_are_conserved_through_the_pieces(source):
     """A2: after a deal, threes laid, a talon, a meld, a take and a discard, the deal holds
     the 108 cards of the deck exactly once; a card lost or doubled is caught."""
     from canasta_sim.kernels.game.slots import ST_PILE_N
-    from canasta_sim.kernels.game.state import new_state
     mac = parse_rules(f"modern-american(mac_talon_source={source})").to_american_kernel()
     S = new_state()
-    threes = np.zeros((2, 2), np.int64)
+    A = new_mac_state()
+    threes = A.threes
+    buf = np.zeros(16, np.int32)
     mdeal.deal_american_nb(mac, S, 5, 0, 0, np.zeros(3, np.int64))
     assert SC.mac_cards_conserved_nb(mac, S, threes, 0)
     for seat in range(4):                                                  # A9
-        T.lay_threes_nb(S.hands[seat], S.deck, S.st, threes, seat % 2, 0)
-    T.draw_nb(S.hands[1], S.deck, S.st, threes, 1, 0)
+        MV.lay_threes_nb(S, A, buf, seat, 0, T.threes_in_nb(S.hands[seat]),
+                         MV.THREE_FROM_DEAL, 0)
+    MV.draw_card_nb(S, A, buf, 1)
+    MV.lay_threes_nb(S, A, buf, 1, 0, 1, MV.THREE_FROM_STOCK, 0)
     assert SC.mac_cards_conserved_nb(mac, S, threes, 0)
     P.take_talon_nb(mac, S.hands[1], S.deck, S.st, P.TALON_FIRST)          # A33
     assert SC.mac_cards_conserved_nb(mac, S, threes, 1 << P.TALON_FIRST)
