@@ -23,8 +23,24 @@ meld it cannot complete soon, lays a special hand at once, and discards the card
 least (a dead rank's card first, then a single of low value).
 """
 from ..game.american.initial import opening_within_nb
-from ..game.american.melds import CANASTA, WILD_ROW, is_dead_nb, mac_card_value_nb
-from ..game.american.steps import is_out_step_nb
+from ..game.american.melds import (
+    CANASTA,
+    WILD_ROW,
+    first_split_nb,
+    is_dead_nb,
+    mac_card_value_nb,
+    placement_ok_nb,
+    row_room_nb,
+    size_limit_nb,
+    wilds_on_nb,
+)
+from ..game.american.pile import stock_left_nb
+from ..game.american.state import X_PRE_ONLY, X_TURN_ANSWER, X_TURN_FRESH, X_TURN_OPENING
+from ..game.american.steps import (
+    is_legal_step_nb,
+    is_out_step_nb,
+    placements_nb,
+)
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
 from ..game.rng import STREAM_POLICY, rand_below_nb
 from ..game.rules_nb import Ask
@@ -34,14 +50,17 @@ from ..jit import kernel, turn_step
 from .american_club import (
     NOT_WORTH,
     beats_nb,
+    beats_score_nb,
     best_step_nb,
     club_discard_nb,
     club_keeps_three_nb,
     club_step_nb,
     club_takes_pile_nb,
     club_tries_opening_nb,
+    club_step_score_nb,
     club_unwanted_rows_nb,
 )
+from .club import P_ENDGAME_STOCK
 from .ids import POLICY_EXPERT, POLICY_GREEDY, POLICY_RANDOM
 
 
@@ -199,16 +218,13 @@ def pick_step_nb(pol, params, mac, S, A, seat, n, pending):
 
 
 @turn_step
-def greedy_step_score_nb(mac, S, A, seat, i, pending, held):
-    """``greedy``'s value of step ``i`` (``held``: cards in the seat's hand): natural cards
-    laid, a canasta completed, going out; wild cards cost unless they complete a canasta or
-    an opening needs them; a sevens, ace or wild meld started short of completion is never
-    made."""
+def greedy_step_score_nb(S, seat, row, nat, wild, pending, held):
+    """``greedy``'s value of a step of ``nat`` natural and ``wild`` wild cards on ``row``
+    (``held``: cards in the seat's hand): natural cards laid, a canasta completed, going out;
+    wild cards cost unless they complete a canasta or an opening needs them; a sevens, ace
+    or wild meld started short of completion is never made."""
     side = seat % 2
     melds = S.melds
-    row = A.steps[i, 0]
-    nat = A.steps[i, 1]
-    wild = A.steps[i, 2] + A.steps[i, 3]
     size = melds[side, M_SIZE, row]
     after = size + nat + wild
     if size == 0 and (row == SEVEN or row == ACE) and nat < 5:
@@ -233,10 +249,79 @@ def greedy_step_nb(mac, S, A, seat, n, pending):
     held = row_total_nb(S.hands[seat])
     best = -1
     for i in range(n):
-        A.scores[i] = greedy_step_score_nb(mac, S, A, seat, i, pending, held)
+        A.scores[i] = greedy_step_score_nb(S, seat, A.steps[i, 0], A.steps[i, 1],
+                                           A.steps[i, 2] + A.steps[i, 3], pending, held)
         if beats_nb(A.scores, i, best, pending):
             best = i
     return best_step_nb(mac, S, A, seat, n, pending, best)
+
+
+@turn_step
+def step_score_nb(pol, params, mac, S, seat, row, nat, wild, pending, held, endgame):
+    """The value ``greedy`` or a club player gives a step of ``nat`` natural and ``wild`` wild
+    cards on ``row`` (:func:`greedy_step_score_nb`, :func:`.american_club.club_step_score_nb`)."""
+    if is_club_nb(pol, seat):
+        return club_step_score_nb(mac, S, seat, row, nat, wild, pending, params[seat], held,
+                                  endgame)
+    return greedy_step_score_nb(S, seat, row, nat, wild, pending, held)
+
+
+@turn_step
+def scored_step_nb(pol, params, mac, S, A, seat, pending):
+    """``greedy``'s or a club player's meld step found without listing every placement:
+    written to ``A.steps[0]``; returns 0, or -1 to stop.  The same step :func:`pick_step_nb`
+    picks from the list of :func:`.steps.placements_nb`: a step's score and its legality read
+    its row, natural cards and number of wild cards only, so the first of equals in that list
+    is a row's first placement of that many wild cards (:func:`.melds.first_split_nb`), and
+    only (naturals, wild cards) need scoring.  When the best is not legal the list is made and
+    :func:`pick_step_nb` strikes it out and looks further (seldom)."""
+    x = A.x
+    side = seat % 2
+    melds = S.melds
+    hand = A.pre if x[X_PRE_ONLY] else S.hands[seat]      # as placements_nb (A26)
+    opening_turn = x[X_TURN_OPENING] == 1
+    limit = size_limit_nb(mac, True)                    # as placements_nb: a step may go out
+    skip = unwanted_rows_nb(pol, params, mac, S, seat)
+    held = row_total_nb(S.hands[seat])
+    endgame = stock_left_nb(S.st) <= params[seat, P_ENDGAME_STOCK]
+    jokers = hand[JOKER]
+    best_row = -1
+    best_nat = 0
+    best_wild = 0
+    best_score = 0.0
+    for row in range(WILD_ROW, ACE + 1):
+        if FIRST_NATURAL > row > WILD_ROW or (skip >> row) & 1 == 1:
+            continue
+        most_nat, most_deuces, most_wild, fresh, no_wild = row_room_nb(
+            mac, melds, side, hand, x[X_TURN_FRESH], opening_turn, row)
+        if most_nat < 0:
+            continue
+        size = melds[side, M_SIZE, row]
+        naturals = melds[side, M_NAT, row]
+        on = wilds_on_nb(melds, side, row)
+        for nat in range(most_nat + 1):
+            for wild in range(min(most_wild, most_deuces + jokers) + 1):
+                if not placement_ok_nb(mac, size, naturals, on, row, nat, wild, limit, fresh,
+                                       opening_turn, no_wild):
+                    continue
+                score = step_score_nb(pol, params, mac, S, seat, row, nat, wild, pending,
+                                      held, endgame)
+                if beats_score_nb(score, best_score, best_row >= 0, pending):
+                    best_row = row
+                    best_nat = nat
+                    best_wild = wild
+                    best_score = score
+    if best_row < 0:
+        return -1
+    deuces, add_jokers = first_split_nb(best_wild, jokers)
+    A.steps[0, 0] = best_row
+    A.steps[0, 1] = best_nat
+    A.steps[0, 2] = deuces
+    A.steps[0, 3] = add_jokers
+    if is_legal_step_nb(mac, S, A, seat, 0, x[X_TURN_ANSWER] != 0):
+        return 0
+    n = placements_nb(mac, S, A, seat, skip)
+    return pick_step_nb(pol, params, mac, S, A, seat, n, pending)
 
 
 @turn_step

@@ -39,7 +39,7 @@ from ..game.american.pile import stock_left_nb
 from ..game.american.state import X_TURN_ANSWER
 from ..game.american.steps import is_legal_step_nb
 from ..game.cards import ACE, DEUCE, FIRST_NATURAL, JOKER, NKINDS, SEVEN
-from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
+from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N, WS_UNSEEN
 from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .club import (
@@ -69,6 +69,17 @@ def unseen_nb(S, seat, kind):
         if S.pile[i] == kind:
             n -= 1
     return max(n, 0)
+
+
+@turn_step
+def unseen_kinds_nb(S, seat, out):
+    """:func:`unseen_nb` of every natural kind into ``out`` (less than 0 where it is 0), the
+    pile read once."""
+    for k in range(FIRST_NATURAL, NKINDS):
+        out[k] = RANK_CARDS - S.hands[seat, k] - S.melds[0, M_NAT, k] - S.melds[1, M_NAT, k]
+    for i in range(S.st[ST_PILE_N]):
+        if S.pile[i] >= FIRST_NATURAL:
+            out[S.pile[i]] -= 1
 
 
 @turn_step
@@ -221,14 +232,12 @@ def wild_use_ok_nb(mac, S, seat, row, nat, wild, pending, endgame):
 
 
 @turn_step
-def club_step_score_nb(mac, S, A, seat, i, pending, par, held, endgame):
-    """A club player's value of meld step ``i`` (module docstring); ``held``: cards in the
-    seat's hand; ``endgame``: the stock is down to ``endgame_stock``."""
+def club_step_score_nb(mac, S, seat, row, nat, wild, pending, par, held, endgame):
+    """A club player's value of a meld step of ``nat`` natural and ``wild`` wild cards on
+    ``row`` (module docstring); ``held``: cards in the seat's hand; ``endgame``: the stock is
+    down to ``endgame_stock``."""
     side = seat % 2
     hand = S.hands[seat]
-    row = A.steps[i, 0]
-    nat = A.steps[i, 1]
-    wild = A.steps[i, 2] + A.steps[i, 3]
     size = S.melds[side, M_SIZE, row]
     if size == 0 and not start_ok_nb(S, seat, row, nat, wild):
         return NOT_WORTH
@@ -263,7 +272,9 @@ def club_step_nb(mac, S, A, seat, n, pending, par):
     endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
     best = -1
     for i in range(n):
-        A.scores[i] = club_step_score_nb(mac, S, A, seat, i, pending, par, held, endgame)
+        A.scores[i] = club_step_score_nb(mac, S, seat, A.steps[i, 0], A.steps[i, 1],
+                                         A.steps[i, 2] + A.steps[i, 3], pending, par, held,
+                                         endgame)
         if beats_nb(A.scores, i, best, pending):
             best = i
     return best_step_nb(mac, S, A, seat, n, pending, best)
@@ -273,12 +284,18 @@ def club_step_nb(mac, S, A, seat, n, pending, par):
 def beats_nb(scores, i, best, pending):
     """Whether step ``i`` beats the best so far (index ``best``, -1 none): it scores above it
     (above 0 when there is none, unless an opening is pending) and is not NOT_WORTH."""
-    score = scores[i]
+    return beats_score_nb(scores[i], scores[best] if best >= 0 else 0.0, best >= 0, pending)
+
+
+@kernel
+def beats_score_nb(score, best_score, found, pending):
+    """Whether a step scored ``score`` beats the best so far (``best_score``, when ``found``):
+    :func:`beats_nb` on scores."""
     if score <= NOT_WORTH:
         return False
-    if best < 0:
+    if not found:
         return pending or score > 0.0
-    return score > scores[best]
+    return score > best_score
 
 
 @turn_step
@@ -326,10 +343,12 @@ def club_discard_nb(mac, S, seat, legal, n, par):
     danger = par[P_DANGER] * DANGER_SCALE
     opp_hand = 0
     unknown = 0
+    unseen = S.ws[WS_UNSEEN]
     if danger != 0.0:
         for k in range(NKINDS):
             opp_hand += S.hands[nxt, k]
         unknown = unknown_cards_nb(S, seat)
+        unseen_kinds_nb(S, seat, unseen)
     pile = S.st[ST_PILE_N] + 1
     best = legal[0]
     best_key = 1e18
@@ -339,7 +358,7 @@ def club_discard_nb(mac, S, seat, legal, n, par):
         if k == DEUCE or k == JOKER:
             key += 10000.0
         elif danger != 0.0 and not is_dead_nb(mac, S.melds, nxt % 2, k):
-            chance = pair_chance_nb(unseen_nb(S, seat, k), opp_hand, unknown)
+            chance = pair_chance_nb(max(unseen[k], 0), opp_hand, unknown)
             key += danger * chance * pile
         if key < best_key:
             best = k

@@ -51,6 +51,28 @@ def discard_ok_nb(mac, melds, side, hand, kind, pile_empty, going_out):
 
 
 @kernel
+def legal_discard_kinds_nb(mac, melds, side, hand, pile_empty, out):
+    """A35-A38: the kinds a player of ``side`` holding ``hand`` may discard to end his turn
+    (not going out), written to ``out`` in kind order; returns how many.  What
+    :func:`discard_ok_nb` says of each kind, with what it reads of the whole hand (all wild,
+    a non-SWAD card held) read once."""
+    all_wild = all_wild_nb(hand)
+    non_swad = pile_empty and holds_non_swad_nb(mac, melds, side, hand)
+    n = 0
+    for k in range(NKINDS):
+        if hand[k] <= 0 or k == RED3 or k == BLACK3:                    # A35, A11
+            continue
+        if is_wild_nb(k):
+            ok = all_wild                                               # A37
+        else:
+            ok = not (non_swad and is_swad_nb(mac, melds, side, k))     # A36, A38
+        if ok:
+            out[n] = k
+            n += 1
+    return n
+
+
+@kernel
 def has_legal_discard_nb(mac, melds, side, hand, pile_empty):
     """Whether some card of ``hand`` is a legal discard (not going out): any natural card, on
     any pile (A38; on an empty one a SWAD card only when nothing else is held, which A36

@@ -156,58 +156,90 @@ def meld_steps_but_nb(mac, melds, side, hand, fresh_rows, opening_turn, going_ou
                       skip_rows):
     """:func:`meld_steps_nb` without the placements on the rows of bitmask ``skip_rows``."""
     n = 0
-    wilds = hand[DEUCE] + hand[JOKER]
-    limit = mac.mac_max_meld_size
-    if going_out and mac.mac_allow_oversize_when_going_out:
-        limit = 1 << 30
+    limit = size_limit_nb(mac, going_out)
     for row in range(WILD_ROW, ACE + 1):
         if FIRST_NATURAL > row > WILD_ROW or (skip_rows >> row) & 1 == 1:
             continue
-        if row == WILD_ROW and wilds == 0 or row != WILD_ROW and \
-                hand[row] + melds[side, M_NAT, row] < 2 or \
-                row != WILD_ROW and hand[row] == 0 and wilds == 0:
-            continue                 # no placement can exist (A19: two naturals; cards held)
-        if is_dead_nb(mac, melds, side, row):
-            continue                                                      # A22
-        fresh = melds[side, M_SIZE, row] == 0 or (fresh_rows >> row) & 1 == 1
-        most_nat = 0 if row == WILD_ROW else hand[row]
-        most_wild = wild_room_nb(mac, melds, side, row, hand[row], fresh and opening_turn)
+        most_nat, most_deuces, most_wild, fresh, no_wild = row_room_nb(
+            mac, melds, side, hand, fresh_rows, opening_turn, row)
+        if most_nat < 0:
+            continue
         n = row_steps_nb(mac, melds[side, M_SIZE, row], melds[side, M_NAT, row],
-                         wilds_on_nb(melds, side, row), row, most_nat,
-                         min(hand[DEUCE], most_wild), hand[JOKER], most_wild, limit,
-                         fresh and opening_turn, opening_turn,
-                         row == SEVEN or wild_meld_open_nb(melds, side), out, n)
+                         wilds_on_nb(melds, side, row), row, most_nat, most_deuces,
+                         hand[JOKER], most_wild, limit, fresh, opening_turn, no_wild, out, n)
         if n < 0:
             return -1
     return n
 
 
 @kernel
+def size_limit_nb(mac, going_out):
+    """A19: the most cards a meld may hold after a step (no limit when going out with
+    ``mac_allow_oversize_when_going_out``)."""
+    if going_out and mac.mac_allow_oversize_when_going_out:
+        return 1 << 30
+    return mac.mac_max_meld_size
+
+
+@kernel
+def row_room_nb(mac, melds, side, hand, fresh_rows, opening_turn, row):
+    """What one row of :func:`meld_steps_nb` allows from ``hand``: (the most natural cards,
+    the most 2s, the most wild cards a step may put on it, ``fresh``: the meld is laid in
+    the opening turn, ``no_wild``: no wild card may join it); the most natural cards is -1
+    when no placement can exist (A19: two naturals and cards held; A22: a dead rank)."""
+    wilds = hand[DEUCE] + hand[JOKER]
+    if row == WILD_ROW and wilds == 0 or row != WILD_ROW and \
+            hand[row] + melds[side, M_NAT, row] < 2 or \
+            row != WILD_ROW and hand[row] == 0 and wilds == 0:
+        return -1, 0, 0, False, False
+    if is_dead_nb(mac, melds, side, row):
+        return -1, 0, 0, False, False                                   # A22
+    fresh = (melds[side, M_SIZE, row] == 0 or (fresh_rows >> row) & 1 == 1) and opening_turn
+    most_nat = 0 if row == WILD_ROW else hand[row]
+    most_wild = wild_room_nb(mac, melds, side, row, hand[row], fresh)
+    return most_nat, min(hand[DEUCE], most_wild), most_wild, fresh, \
+        row == SEVEN or wild_meld_open_nb(melds, side)
+
+
+@kernel
+def placement_ok_nb(mac, size, naturals, on, row, nat, wild, limit, fresh, opening_turn,
+                    no_wild):
+    """Whether ``nat`` natural cards and ``wild`` wild cards may go in one step on a meld of
+    ``row`` holding ``size`` cards, ``naturals`` of them natural and ``on`` wild: the
+    conditions of :func:`can_place_nb` (the arguments as :func:`row_steps_nb`'s).  They read
+    the wild cards' number only, never which of them are 2s."""
+    after = size + nat + wild
+    if nat + wild <= 0 or after < 3 or after > limit:                     # A19, A23
+        return False
+    if row == WILD_ROW:
+        return True
+    wilds = on + wild
+    if naturals + nat < 2 or wilds > mac.mac_max_wilds_per_meld:          # A19
+        return False
+    if opening_turn and after >= CANASTA and wilds > 0:                   # A25c
+        return False
+    if wild > 0 and (no_wild or                                           # A21, A23
+                     row == ACE and on == 0 and not fresh or
+                     mac.mac_rule_of_five and not fresh and naturals + nat < 5):
+        return False                                                      # A20, A21
+    return True
+
+
+@kernel
 def row_steps_nb(mac, size, naturals, on, row, most_nat, most_deuces, jokers, most_wild,
                  limit, fresh, opening_turn, no_wild, out, n):
     """The placements of :func:`meld_steps_nb` on one live row, appended to ``out`` from
-    index ``n`` (returns the new count, -1 if ``out`` is too small): :func:`can_place_nb`'s
-    conditions with the meld's ``size``, ``naturals`` and wild cards ``on`` it read once.
-    ``fresh``: laid in the opening turn (A20a, A21); ``no_wild``: no wild card may join it
-    (a sevens meld, or the side's wild meld is open: A21, A23)."""
+    index ``n`` (returns the new count, -1 if ``out`` is too small): :func:`placement_ok_nb`
+    with the meld's ``size``, ``naturals`` and wild cards ``on`` it read once.  ``fresh``:
+    laid in the opening turn (A20a, A21); ``no_wild``: no wild card may join it (a sevens
+    meld, or the side's wild meld is open: A21, A23)."""
     for nat in range(most_nat + 1):
-        nats = naturals + nat
         for deuces in range(most_deuces + 1):
             for jokers_added in range(min(jokers, most_wild - deuces) + 1):
-                wild = deuces + jokers_added
-                after = size + nat + wild
-                if nat + wild <= 0 or after < 3 or after > limit:         # A19, A23
+                if not placement_ok_nb(mac, size, naturals, on, row, nat,
+                                       deuces + jokers_added, limit, fresh, opening_turn,
+                                       no_wild):
                     continue
-                if row != WILD_ROW:
-                    wilds = on + wild
-                    if nats < 2 or wilds > mac.mac_max_wilds_per_meld:    # A19
-                        continue
-                    if opening_turn and after >= CANASTA and wilds > 0:   # A25c
-                        continue
-                    if wild > 0 and (no_wild or                           # A21, A23
-                                     row == ACE and on == 0 and not fresh or
-                                     mac.mac_rule_of_five and not fresh and nats < 5):
-                        continue                                          # A20, A21
                 if n >= out.shape[0]:
                     return -1
                 out[n, 0] = row
@@ -216,3 +248,11 @@ def row_steps_nb(mac, size, naturals, on, row, most_nat, most_deuces, jokers, mo
                 out[n, 3] = jokers_added
                 n += 1
     return n
+
+
+@kernel
+def first_split_nb(wild, jokers):
+    """The 2s and jokers of the first placement :func:`row_steps_nb` lists with ``wild`` wild
+    cards (``jokers`` held): as many jokers as there are, then 2s."""
+    add_jokers = min(wild, jokers)
+    return wild - add_jokers, add_jokers

@@ -13,7 +13,11 @@ then steps from the cards held before the take (A26), then the verdict; if it fa
 player draws instead.  Every legal opening is a sequence of legal steps, so every one can be
 played.
 """
-from ...game.american.discard import has_legal_discard_nb, may_go_out_nb
+from ...game.american.discard import (
+    has_legal_discard_nb,
+    legal_discard_kinds_nb,
+    may_go_out_nb,
+)
 from ...game.american.initial import opening_ok_nb, opening_possible_nb
 from ...game.american.melds import place_nb
 from ...game.american.moves import (
@@ -74,10 +78,10 @@ from ...game.american.steps import (
     TALON_LAST,
     is_out_step_nb,
     keep_out_steps_nb,
-    legal_discard_nb,
     legal_steps_nb,
     may_ask_nb,
     may_take_nb,
+    pile_empty_at_discard_nb,
     placements_nb,
     step_kind_nb,
 )
@@ -111,7 +115,7 @@ from ...players.american_user import (
     takes_pile_nb,
     tries_opening_nb,
 )
-from ...players.american import picks_from_placements_nb, unwanted_rows_nb
+from ...players.american import picks_from_placements_nb, scored_step_nb, unwanted_rows_nb
 
 MAX_TURNS = 4000        # a safety net only: every deal ends far sooner
 CONTINUE = 0
@@ -228,17 +232,11 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
-        if picks_from_placements_nb(pol, mac, seat):     # no question to ask (A41)
-            n = placements_nb(mac, S, A, seat, unwanted_rows_nb(pol, params, mac, S, seat))
+        if picks_from_placements_nb(pol, mac, seat) and A.x[X_TURN_ANSWER] != 1:
+            pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
+            i = scored_step_nb(pol, params, mac, S, A, seat, pending)
         else:
-            n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
-            if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
-                n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
-        pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
-        bound = A.x[X_TURN_ANSWER] == 1                # A41: a yes binds him to go out
-        i = pick_step_nb(pol, params, mac, S, A, seat, n, pending or bound)
-        if i < 0 and bound and n > 0:
-            i = 0
+            i = listed_step_nb(mac, S, A, buf, pol, params, seat)
         if i < 0:
             return GOES_ON
         row = A.steps[i, 0]
@@ -249,6 +247,25 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
         apply_step_nb(S, A, buf, seat, row, nat, deuces, jokers)
         if kind != GOES_ON:
             return kind
+
+
+@turn_step
+def listed_step_nb(mac, S, A, buf, pol, params, seat):
+    """The step the seat's player picks from a list (the legal steps, after the question of
+    A41 where it may ask; every placement for ``greedy`` and the club players): its index in
+    ``A.steps``, or -1 to stop."""
+    if picks_from_placements_nb(pol, mac, seat):     # no question to ask (A41)
+        n = placements_nb(mac, S, A, seat, unwanted_rows_nb(pol, params, mac, S, seat))
+    else:
+        n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
+        if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
+            n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
+    pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
+    bound = A.x[X_TURN_ANSWER] == 1                # A41: a yes binds him to go out
+    i = pick_step_nb(pol, params, mac, S, A, seat, n, pending or bound)
+    if i < 0 and bound and n > 0:
+        i = 0
+    return i
 
 
 @turn_step
@@ -430,14 +447,8 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
 def legal_discards_nb(mac, S, A, seat):
     """A35-A38: the kinds ``seat`` may discard to end its turn, into ``S.ws[WS_ORDER]``;
     returns how many."""
-    hand = S.hands[seat]
-    legal = S.ws[WS_ORDER]
-    n = 0
-    for k in range(NKINDS):
-        if hand[k] > 0 and legal_discard_nb(mac, S, A, seat, k):
-            legal[n] = k
-            n += 1
-    return n
+    return legal_discard_kinds_nb(mac, S.melds, seat % 2, S.hands[seat],
+                                  pile_empty_at_discard_nb(S, A), S.ws[WS_ORDER])
 
 
 @turn_step
