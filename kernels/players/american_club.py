@@ -34,6 +34,8 @@ What the family's strategy turns on, and how the engine weighs it:
 ``freeze_at`` and ``answer_max_hand`` have no use in this family (the pile is always frozen; the
 players never ask their partner, A41).
 """
+import numpy as np
+
 from ..game.american.melds import CANASTA, WILD_ROW, canastas_nb, is_dead_nb, mac_card_value_nb
 from ..game.american.pile import stock_left_nb
 from ..game.american.state import X_TURN_ANSWER
@@ -43,6 +45,7 @@ from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
 from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .club import (
+    MEMO,
     P_DANGER,
     P_ENDGAME_STOCK,
     P_GO_OUT_MARGIN,
@@ -344,11 +347,14 @@ def club_discard_nb(mac, S, seat, legal, n, par):
     opp_hand = 0
     unknown = 0
     unseen = S.ws[WS_UNSEEN]
+    chances = unseen[MEMO:MEMO + RANK_CARDS + 1].view(np.float64)    # by unseen count
     if danger != 0.0:
         for k in range(NKINDS):
             opp_hand += S.hands[nxt, k]
         unknown = unknown_cards_nb(S, seat)
         unseen_kinds_nb(S, seat, unseen)
+        for u in range(RANK_CARDS + 1):
+            chances[u] = -1.0                           # not computed yet
     pile = S.st[ST_PILE_N] + 1
     best = legal[0]
     best_key = 1e18
@@ -358,8 +364,10 @@ def club_discard_nb(mac, S, seat, legal, n, par):
         if k == DEUCE or k == JOKER:
             key += 10000.0
         elif danger != 0.0 and not is_dead_nb(mac, S.melds, nxt % 2, k):
-            chance = pair_chance_nb(max(unseen[k], 0), opp_hand, unknown)
-            key += danger * chance * pile
+            u = max(unseen[k], 0)
+            if chances[u] < 0.0:
+                chances[u] = pair_chance_nb(u, opp_hand, unknown)
+            key += danger * chances[u] * pile
         if key < best_key:
             best = k
             best_key = key

@@ -5,7 +5,7 @@ Melds live in the state's meld table ``melds[side, column, row]`` as classic's d
 ``M_NAT``, ``M_DEUCE``, ``M_JOKER``, ``M_SIZE``); rows FOUR..ACE are the natural ranks and row
 ``WILD_ROW`` (the joker's kind) holds the side's wild meld (docs/american.md, reading 4).
 """
-from ...jit import kernel
+from ...jit import kernel, one_step
 from ..cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, RED3, SEVEN
 from ..slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE
 from ..state import card_value_nb
@@ -181,7 +181,7 @@ def size_limit_nb(mac, going_out):
     return mac.mac_max_meld_size
 
 
-@kernel
+@one_step
 def row_room_nb(mac, melds, side, hand, fresh_rows, opening_turn, row):
     """What one row of :func:`meld_steps_nb` allows from ``hand``: (the most natural cards,
     the most 2s, the most wild cards a step may put on it, ``fresh``: the meld is laid in
@@ -201,7 +201,7 @@ def row_room_nb(mac, melds, side, hand, fresh_rows, opening_turn, row):
         row == SEVEN or wild_meld_open_nb(melds, side)
 
 
-@kernel
+@one_step
 def placement_ok_nb(mac, size, naturals, on, row, nat, wild, limit, fresh, opening_turn,
                     no_wild):
     """Whether ``nat`` natural cards and ``wild`` wild cards may go in one step on a meld of

@@ -115,7 +115,12 @@ from ...players.american_user import (
     takes_pile_nb,
     tries_opening_nb,
 )
-from ...players.american import picks_from_placements_nb, scored_step_nb, unwanted_rows_nb
+from ...players.american import (
+    picks_from_placements_nb,
+    plays_by_scores_nb,
+    scored_step_nb,
+    unwanted_rows_nb,
+)
 
 MAX_TURNS = 4000        # a safety net only: every deal ends far sooner
 CONTINUE = 0
@@ -426,9 +431,9 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     if not tries_opening_nb(pol, params, mac, S, seat):
         return GOES_ON
     x = A.x
-    if not opening_possible_nb(mac, S.melds, side, S.hands[seat], -1,
-                               S.sidev[side, SIDE_MINIMUM]):
-        return GOES_ON
+    if not plays_by_scores_nb(pol, seat) and not opening_possible_nb(
+            mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM]):
+        return GOES_ON              # (greedy's and the club players' try checked more above)
     x[X_TURN_OPENING] = 1
     x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
                                       S.sidev[1 - side, SIDE_MELDED] == 1,
