@@ -6,7 +6,9 @@ import json
 
 import numpy as np
 import pytest
+from test_american_analysis import _deals
 from test_american_luck import analysed
+from test_analysis import _cli
 
 from canasta_sim.analysis import equity as E
 from canasta_sim.kernels.game import layout
@@ -79,3 +81,20 @@ def test_analyze_a_family_deal_with_an_equity_table(tmp_path, family_table):
     assert summary["unit"] == "win"
     luck = summary["luck"][0][0]
     assert 0.0 <= luck["result"] <= 1.0 and -1.0 <= luck["luck"] <= 1.0
+
+
+def test_analyze_a_family_position_file_with_an_equity_table(tmp_path, family_table):
+    from canasta_sim.analysis.families import deal_script, position_of
+
+    eq = E.write_table(family_table, tmp_path / "eq.json")[0]
+    script = deal_script(_deals(seed=7)[0])
+    decision = [d for d in script.decisions if d.kind == "discard"][5]
+    position = tmp_path / "pos.json"
+    position.write_text(json.dumps(position_of(script, decision)))
+    result = _cli(["analyze", str(position), "--rollouts", "40", "--equity", str(eq),
+                   "--out", str(tmp_path / "p")])
+    assert result.exit_code == 0, result.stderr
+    (line,) = [json.loads(x) for x in (tmp_path / "p" / "analysis.jsonl").read_text()
+               .splitlines()]
+    assert line["decision"] == "discard" and len(line["options"]) > 1
+    assert all(0.0 <= o["value"] <= 1.0 for o in line["options"])
