@@ -182,8 +182,9 @@ def equity_table(rules, policies, games, step, seed, threads, out):
 
     Games are played to the target; each deal's scores are kept with the minimums the
     sides met (R27), and the table is solved backwards from the target over that
-    distribution of deal scores. Writes FILE (JSON: scores, win, ci_low, ci_high) and
-    a heatmap FILE.png.
+    distribution of deal scores (Modern American: games to 8,500, its minimums by score,
+    A24; a Dream Hand wins the game, A53). Writes FILE (JSON: scores, win, ci_low,
+    ci_high) and a heatmap FILE.png.
     """
     from .equity import build_table, write_table
 
