@@ -2,11 +2,15 @@
 expert and for search seats, and how often a going-out decision arises.
 
     python -m canasta_sim.benchmarks.search_cost [DEALS]
+    python -m canasta_sim.benchmarks.search_cost families [DEALS]
 
 Prints one line per table (deals/s and ms per deal by ``time.process_time`` of
 ``simulate(..., threads=1)``), then the going-out decisions per deal counted on expert's own
 deals: a turn counts when, after its draw, the seat could go out (the search's
-``tasks.out_choice_entry_nb`` lists candidates there).  Never timed in a test.
+``tasks.out_choice_entry_nb`` lists candidates there).  ``families``: search's rate beside
+expert's in classic and in Modern American (two search seats against two expert, as the
+family's strength example plays; docs/search.md, "Modern American"), the median of three
+runs each.  Never timed in a test.
 """
 from __future__ import annotations
 
@@ -19,14 +23,33 @@ TABLES = ("expert", "search(decisions=5),expert,search(decisions=5),expert",
           "search,expert,search,expert", "search")
 
 
-def deals_per_second(policies: str, deals: int, seed: int = 9) -> float:
+FAMILY_TABLES = ("expert", "search,expert")
+
+
+def deals_per_second(policies: str, deals: int, seed: int = 9, rules: str = "classic") -> float:
     """Deals per CPU second of ``simulate`` on one thread, after a warm-up."""
     from canasta_sim import simulate
 
-    simulate(4, seed=seed, policies=policies, threads=1)
+    simulate(4, seed=seed, rules=rules, policies=policies, threads=1)
     start = time.process_time()
-    simulate(deals, seed=seed, policies=policies, threads=1)
+    simulate(deals, seed=seed, rules=rules, policies=policies, threads=1)
     return deals / (time.process_time() - start)
+
+
+def family_rates(deals: int) -> None:
+    """Print, per family and table of FAMILY_TABLES, the median of three rates (seeds 9, 10,
+    11; expert on 100 times as many deals) and search's slowdown against expert."""
+    for rules in ("classic", "modern-american"):
+        rates = {}
+        for policies in FAMILY_TABLES:
+            n = 100 * deals if policies == "expert" else deals
+            runs = sorted(deals_per_second(policies, n, seed, rules) for seed in (9, 10, 11))
+            rates[policies] = runs[1]
+            print(f"{rules:16s} {policies:14s} median {runs[1]:10,.1f} deals/cpu-s, "
+                  f"{1000 / runs[1]:.3f} ms per deal (runs "
+                  f"{', '.join(f'{r:,.1f}' for r in runs)})", flush=True)
+        print(f"{rules:16s} search,expert is {rates['expert'] / rates['search,expert']:,.0f} "
+              f"times slower than expert", flush=True)
 
 
 def going_out_decisions(deals: int, seed: int = 9) -> tuple[int, int]:
@@ -55,7 +78,11 @@ def going_out_decisions(deals: int, seed: int = 9) -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> None:
-    """Print the cost table and the going-out decision count."""
+    """Print the cost table and the going-out decision count (or, with ``families``, the
+    rates of both families)."""
+    if argv and argv[0] == "families":
+        family_rates(int(argv[1]) if len(argv) > 1 else 100)
+        return
     deals = int(argv[0]) if argv else 200
     for policies in TABLES:
         n = 100 * deals if policies == "expert" else (deals // 2 if policies == "search"

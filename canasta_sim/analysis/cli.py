@@ -115,12 +115,11 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, truncate, equity_p
     first = scripts[0][1]
     chosen = parse_seats(seats, first.seats)
     scale = Scale("points") if equity_path is None else Scale("win", load_table(equity_path))
-    refuse_family_equity(first, scale)
     if scale.unit == "win" and first.rules.num_sides != 2:
         raise BadInput(f"--equity with {first.rules.num_sides} sides: accepted: two sides")
     settings = D.Settings(rollout_setup(first.rules, policy, rollouts, seed, threads,
                                         truncate), scale, D.parse_marks(marks, scale.unit),
-                          not no_luck and not first.american)
+                          not no_luck)
     done = D.analyse_deals(scripts, settings, chosen, event, executor, scheduler, workers)
     meta = {"trace": str(trace_path), "deals": [i for i, _ in scripts], "seats": chosen,
             "rules": first.rules.canonical()}
@@ -130,14 +129,6 @@ def analyze(trace_path, deal, event, seats, rollouts, policy, truncate, equity_p
     marked = sum(1 for d in done for ln in d["lines"] if ln["mark"])
     click.echo(f"{lines} decisions analysed ({marked} marked) -> {path} in "
                f"{time.perf_counter() - started:.1f} s", err=True)
-
-
-def refuse_family_equity(script, scale):
-    """BadInput for an equity table with a Modern American deal: the family has none yet
-    (``equity-table`` plays classic's games)."""
-    if scale.unit == "win" and getattr(script, "american", False):
-        raise BadInput("--equity with family=modern_american: accepted: values in deal "
-                       "points (no equity table is made for the family yet)")
 
 
 def is_position(path) -> bool:
@@ -160,7 +151,6 @@ def analyze_position(path, rollouts, policy, equity_path, marks, seed, threads, 
 
     script = read_position(path)
     scale = Scale("points") if equity_path is None else Scale("win", load_table(equity_path))
-    refuse_family_equity(script, scale)
     settings = D.Settings(rollout_setup(script.rules, policy, rollouts, seed, threads,
                                         truncate), scale, D.parse_marks(marks, scale.unit),
                           False)
@@ -192,8 +182,9 @@ def equity_table(rules, policies, games, step, seed, threads, out):
 
     Games are played to the target; each deal's scores are kept with the minimums the
     sides met (R27), and the table is solved backwards from the target over that
-    distribution of deal scores. Writes FILE (JSON: scores, win, ci_low, ci_high) and
-    a heatmap FILE.png.
+    distribution of deal scores (Modern American: games to 8,500, its minimums by score,
+    A24; a Dream Hand wins the game, A53). Writes FILE (JSON: scores, win, ci_low,
+    ci_high) and a heatmap FILE.png.
     """
     from .equity import build_table, write_table
 

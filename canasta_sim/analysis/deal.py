@@ -224,15 +224,27 @@ def prior_value(script, side, scale) -> float:
 def luck_of_seat(script, seat, settings, lines, deal_no) -> dict:
     """The seat's luck: of the deal (its value once dealt, from its view, less the value
     before) and of each of its draws (the value after the draw less the value of drawing),
-    and its result less both."""
+    and its result less both.  Modern American: :func:`mac_luck_values`."""
     settings = for_the_deal(script, settings)
     side = side_of(script, seat)
+    values = mac_luck_values if getattr(script, "american", False) else luck_values
+    dealt, draws = values(script, seat, settings, lines, deal_no, side)
+    deal_luck = dealt - prior_value(script, side, settings.scale)
+    result = deal_result(script, side, settings.scale)
+    total = deal_luck + sum(x["luck"] for x in draws)
+    return {"seat": seat, "deal_luck": deal_luck, "draws": draws, "result": result,
+            "luck": total, "adjusted": result - total}
+
+
+def luck_values(script, seat, settings, lines, deal_no, side) -> tuple:
+    """Classic: the seat's value once the cards are dealt (everyone playing on from the
+    start) and, per draw, its luck (the value after the draw less the value of drawing at
+    the turn's take decision; a draw whose take decision was not valued is left out)."""
     ro = settings.rollouts
     S, _ = script.state(0)
     first = (script.dealer + 1) % script.seats
     key = decision_key(ro.seed, deal_no, -1, seat)
     dealt = value_of_state(script, S, seat, first, k.A_PLAY_ON, 0, key, settings, side)
-    deal_luck = dealt - prior_value(script, side, settings.scale)
     draws = []
     takes = {(ln["turn"]): ln for ln in lines
              if ln["decision"] == "take" and ln["seat"] == seat}
@@ -246,10 +258,66 @@ def luck_of_seat(script, seat, settings, lines, deal_no) -> dict:
         key = decision_key(ro.seed, deal_no, d.event, 99)
         after = value_of_state(script, S, seat, seat, k.A_OUT, OUT_OWN, key, settings, side)
         draws.append({"turn": d.turn, "event": d.event, "luck": after - before})
-    result = deal_result(script, side, settings.scale)
-    total = deal_luck + sum(x["luck"] for x in draws)
-    return {"seat": seat, "deal_luck": deal_luck, "draws": draws, "result": result,
-            "luck": total, "adjusted": result - total}
+    return dealt, draws
+
+
+def mac_draws(script, seat) -> list:
+    """Modern American: the seat's take decisions, each with the going-out decision of the
+    same turn (None when the deal ended within the take or the draw: a special hand, A52,
+    or a stock that ran out, A43, A44)."""
+    outs = {d.turn: d for d in script.decisions if d.kind == "going out" and d.seat == seat}
+    return [(d, outs.get(d.turn)) for d in script.decisions
+            if d.kind == "take" and d.seat == seat]
+
+
+def mac_value_of_drawing(script, d, settings, deal_no, side, lines) -> float:
+    """Modern American: the seat's value of drawing at its take decision ``d``: the draw
+    option's value on the decision's line when it was valued there, else the same rollouts
+    (the decision's own key) of the draw alone (kernels/play/american/rollout.py,
+    DEC_TAKE)."""
+    from canasta_sim.kernels.play.american.rollout import DEC_TAKE, TAKE_DRAW
+
+    line = next((ln for ln in lines if ln["decision"] == "take" and ln["seat"] == d.seat
+                 and ln["event"] == d.event), None)
+    value = _draw_value(line)
+    if value is not None:
+        return value
+    S, _ = script.state(d.at)
+    key = decision_key(settings.rollouts.seed, deal_no, d.event, DEC_TAKE)
+    return value_of_state(script, S, d.seat, d.seat, DEC_TAKE, TAKE_DRAW, key, settings, side)
+
+
+def mac_value_after_draw(script, d, out, settings, deal_no, side) -> float:
+    """Modern American: the seat's value just after its draw: at the turn's going-out point
+    (DEC_OUT, the rest of the turn played by the rollout policy), or the deal's result when
+    the deal ended within the draw."""
+    from canasta_sim.kernels.play.american.rollout import DEC_OUT, OUT_OWN
+
+    if out is None:
+        return deal_result(script, side, settings.scale)
+    S, _ = script.state(out.at)
+    key = decision_key(settings.rollouts.seed, deal_no, out.event, 99)
+    return value_of_state(script, S, d.seat, d.seat, DEC_OUT, OUT_OWN, key, settings, side)
+
+
+def mac_luck_values(script, seat, settings, lines, deal_no, side) -> tuple:
+    """Modern American (docs/analysis.md, "Modern American"): the family's rollouts value a
+    seat's own decision points only, so the deal's value is the seat's value of drawing at
+    its first turn (after its threes; everything before it -- the deal and the earlier
+    seats' turns -- counts as the luck of the deal), or the deal's result when the seat
+    had no turn; each draw's luck is the value just after it less the value of drawing."""
+    pairs = mac_draws(script, seat)
+    if not pairs:
+        return deal_result(script, side, settings.scale), []
+    dealt = mac_value_of_drawing(script, pairs[0][0], settings, deal_no, side, lines)
+    draws = []
+    for d, out in pairs:
+        if d.played != "draw":
+            continue
+        before = mac_value_of_drawing(script, d, settings, deal_no, side, lines)
+        after = mac_value_after_draw(script, d, out, settings, deal_no, side)
+        draws.append({"turn": d.turn, "event": d.event, "luck": after - before})
+    return dealt, draws
 
 
 def _after_draw(script, d) -> bool:

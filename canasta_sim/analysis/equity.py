@@ -15,6 +15,10 @@ other side deals it) are solved together, each from the deals played that way ro
 (``win_dealer[0][i][j] + win_dealer[1][j][i] = 1``); ``win`` is their mean, the chance when
 the dealer is not known (a game's first deal, whose dealer is drawn).  The 95% intervals
 come from resampling the games (bootstrap).
+
+Modern American (``--rules modern-american``): the same, from the family's games to 8,500
+with its minimums by score (A24: 125, 155 from 3,000, 180 from 5,000); a deal a Dream Hand
+ended wins its side the game (A53, A54, :func:`dream_hands_win`).
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ BOOTSTRAP = 20
 LOW = -1000          # the grid's lowest score; lower scores are read as LOW
 MIN_PAIR_DEALS = 200  # fewer deals at a pair of minimums: the deals of every pair are used
 BIN = 10             # deal scores are grouped to this many points
+DREAM_SCORE = 2      # Modern American: a Dream Hand's deal score, in spans LOW..target (A53)
 
 
 def minimum_level(table, score) -> int:
@@ -41,11 +46,10 @@ def minimum_level(table, score) -> int:
     return level
 
 
-def play_deal_scores(rules, policies, games, seed, threads):
-    """Every deal of ``games`` games: (game, cumulative scores before, deal scores, the side
-    that dealt), as int64 arrays (sides 0 and 1)."""
-    from canasta_sim.kernels.game import layout
-    from canasta_sim.runner import available_cores, play_game_range, prepare
+def play_games(rules, policies, games, seed, threads) -> tuple:
+    """Play ``games`` whole games on ``threads`` threads: the rule set and the
+    ``runner.GameRows`` of the games, in order."""
+    from canasta_sim.runner import GameRows, available_cores, play_game_range, prepare
 
     if not isinstance(games, int) or games < 10:
         raise BadInput(f"--games {games}: accepted: an integer of at least 10")
@@ -60,13 +64,37 @@ def play_deal_scores(rules, policies, games, seed, threads):
 
     with ThreadPoolExecutor(threads) as pool:
         parts = [p for p in pool.map(run, range(threads))]
-    game = np.concatenate([p.extras[:, layout.D_GAME] for p in parts])
-    before = np.concatenate([p.extras[:, layout.D_CUM_BEFORE:layout.D_CUM_BEFORE + 2]
-                             for p in parts])
-    score = np.concatenate([p.deals[:, [layout.SIDE_BASE + layout.SIDE_STRIDE * k
-                                        + layout.S_SCORE for k in (0, 1)]] for p in parts])
-    dealer = np.concatenate([p.deals[:, layout.COL_DEALER] for p in parts]) % 2
-    return plan.rules, game, before, score, dealer
+    return plan.rules, GameRows.concat(parts)
+
+
+def play_deal_scores(rules, policies, games, seed, threads):
+    """Every deal of ``games`` games: (game, cumulative scores before, deal scores, the side
+    that dealt), as int64 arrays (sides 0 and 1)."""
+    from canasta_sim.kernels.game import layout
+
+    ruleset, rows = play_games(rules, policies, games, seed, threads)
+    game = rows.extras[:, layout.D_GAME]
+    before = rows.extras[:, layout.D_CUM_BEFORE:layout.D_CUM_BEFORE + 2]
+    score = rows.deals[:, [layout.SIDE_BASE + layout.SIDE_STRIDE * k + layout.S_SCORE
+                           for k in (0, 1)]]
+    dealer = rows.deals[:, layout.COL_DEALER] % 2
+    if ruleset.american:
+        score = dream_hands_win(score, rows.deals, ruleset.game_target)
+    return ruleset, game, before, score, dealer
+
+
+def dream_hands_win(score, deals, target):
+    """Modern American: a deal a Dream Hand ended (A53, A54: its side wins the game at once,
+    whatever the scores) gets, for the Dream Hand's side, a deal score that reaches the
+    target from any grid score and stays above the other side's: ``DREAM_SCORE`` times the
+    span from LOW to the target."""
+    from canasta_sim.kernels.game import layout
+
+    score = score.copy()
+    over = np.flatnonzero(deals[:, layout.COL_MAC_GAME_OVER] == 1)
+    side = deals[over, layout.COL_MAC_SPECIAL_SEAT] % 2
+    score[over, side] = np.maximum(score[over, side], DREAM_SCORE * (target - LOW))
+    return score
 
 
 def _distributions(table, before, score, dealer, nlevels):
@@ -193,6 +221,38 @@ def build_table(rules, policies="expert", games=2000, step=250, seed=0, threads=
             "win_dealer": np.round(table.win_dealer, 5).tolist(),
             "ci_low_dealer": low[1:].tolist(), "ci_high_dealer": high[1:].tolist(),
             "bootstrap": BOOTSTRAP}
+
+
+def check_against_games(table: EquityTable, rules, policies="expert", games=1000, seed=2,
+                        threads=None) -> tuple:
+    """The table set against played games: at the start of every deal of ``games`` games,
+    the table's chance that side 0 wins the game (at the scores before the deal, for the
+    side that deals it) and whether side 0 won it (1, 0, or a half for a drawn game).
+    Returns the two arrays (predicted, observed), one entry per deal."""
+    from canasta_sim.kernels.game import layout
+
+    ruleset, rows = play_games(rules, policies, games, seed, threads)
+    before = rows.extras[:, layout.D_CUM_BEFORE:layout.D_CUM_BEFORE + 2]
+    dealer = rows.deals[:, layout.COL_DEALER] % 2
+    first = int(rows.extras[:, layout.D_GAME].min()) if len(rows.extras) else 0
+    winner = rows.games[rows.extras[:, layout.D_GAME] - first, layout.G_WINNER]
+    # win_dealer[d]: the chance when side d (0: this side) deals the deal about to be played
+    predicted = np.array([table.win_array(a, b, int(d))
+                          for (a, b), d in zip(before, dealer)], np.float64)
+    observed = np.where(winner == 0, 1.0, np.where(winner == 1, 0.0, 0.5))
+    return predicted, observed
+
+
+def calibration_rows(predicted, observed, bins=10) -> list:
+    """By tenths of the prediction: (low, high, deals, mean predicted, observed)."""
+    rows = []
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        pick = (predicted >= lo) & ((predicted < hi) | (hi == 1.0))
+        if pick.any():
+            rows.append((float(lo), float(hi), int(pick.sum()),
+                         float(predicted[pick].mean()), float(observed[pick].mean())))
+    return rows
 
 
 def write_table(table: dict, out) -> list:
