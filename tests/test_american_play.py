@@ -269,3 +269,31 @@ def test_club_players_take_their_parameters_in_the_family():
     b = canasta_sim.simulate(deals=200, seed=6, rules="modern-american",
                              policies="expert(min_pile_take=1)")
     assert not a.column("s0_score").equals(b.column("s0_score"))
+
+
+@pytest.mark.parametrize("pile, in_hand, takes", [
+    (24, 2, False),            # a pair only, a pile under BIG_PILE: the sevens would cost (A46)
+    (25, 2, True),             # BIG_PILE cards are worth the risk
+    (6, 4, True),              # two more of the rank in hand: the meld can grow
+])
+def test_club_players_take_a_pile_onto_new_sevens_only_when_worth_it(pile, in_hand, takes):
+    """A46: a new sevens meld from a take needs two more sevens in hand, or a pile of
+    ``american_club.BIG_PILE`` cards; the same rule for every club player."""
+    from canasta_sim.kernels.game.cards import FOUR, SEVEN
+    from canasta_sim.kernels.game.layout import NPARAMS
+    from canasta_sim.kernels.game.slots import SIDE_MELDED, ST_PILE_N
+    from canasta_sim.kernels.game.state import new_state
+    from canasta_sim.kernels.players.american_club import BIG_PILE, club_takes_pile_nb
+    from canasta_sim.kernels.players.club import P_MIN_PILE_TAKE
+    from canasta_sim.kernels.players.ids import POLICY_RUSH
+    assert BIG_PILE == 25
+    mac = parse_rules("modern-american").to_american_kernel()
+    S = new_state()
+    S.sidev[:, SIDE_MELDED] = 1
+    S.hands[0, SEVEN] = in_hand
+    S.pile[:pile] = FOUR                       # fours under the top card
+    S.pile[pile - 1] = SEVEN
+    S.st[ST_PILE_N] = pile
+    par = np.zeros(NPARAMS)
+    par[P_MIN_PILE_TAKE] = 1                   # rush's: any pile
+    assert bool(club_takes_pile_nb(mac, S, 0, par, POLICY_RUSH)) is takes

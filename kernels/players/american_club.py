@@ -12,7 +12,8 @@ What the family's strategy turns on, and how the engine weighs it:
 * **Sevens and aces** (A21, A46): an incomplete meld of them costs 2,500 at the end, three in
   a hand cost 1,500 (A48).  A club player starts such a meld only with five natural cards, or
   four early in the deal with enough of the rank unseen to complete it; it takes the pile
-  onto a new sevens or ace meld only with two more of the rank in hand.
+  onto a new sevens or ace meld only with two more of the rank in hand, or when the pile
+  holds ``BIG_PILE`` (25) cards or more: so many cards are worth the risk.
 * **Wild cards** (A19-A20, A23): a dirty canasta is worth 300, a clean one 500 (K-4).  Wild
   cards go onto a meld only to complete a canasta the side needs (to reach
   ``canastas_to_go_out``, in the end game, or when the rank's natural cards left unseen
@@ -57,6 +58,9 @@ from .ids import POLICY_EXPERT
 
 NOT_WORTH = -1e9
 RANK_CARDS = 8          # natural cards of a rank in two packs (A2)
+BIG_PILE = 25           # a pile worth a new sevens or ace meld without more of the rank in
+                        # hand: +27 Elo for expert over never; 10 was worse, 20 to 30 alike
+                        # (docs/american.md, Strength)
 DANGER_SCALE = 1.0      # points of keep value per unit of danger x chance x pile size; larger
                         # weights (10) made every danger > 0 lose (docs/american.md, Strength)
 
@@ -149,16 +153,18 @@ def club_keeps_three_nb(straight_kinds):
 @turn_step
 def club_takes_pile_nb(mac, S, seat, par, policy):
     """A14: take the pile when it holds ``min_pile_take`` cards or the take completes a
-    canasta; never onto a new sevens or ace meld without a third card in hand (A46); an
-    unmelded ``expert`` chasing a special hand takes only a pile of ten or more."""
+    canasta; onto a new sevens or ace meld (A46: an incomplete one costs) only with two more
+    of the rank in hand, or a pile of ``BIG_PILE`` cards or more; an unmelded ``expert``
+    chasing a special hand takes only a pile of ten or more."""
     side = seat % 2
     n = S.st[ST_PILE_N]
     if S.sidev[side, SIDE_MELDED] == 0 and chases_special_nb(S, seat, policy) and n < 10:
         return False
     top = S.pile[n - 1]
     size = S.melds[side, M_SIZE, top]
-    if (top == SEVEN or top == ACE) and size == 0 and S.hands[seat, top] < 4:
-        return False
+    if (top == SEVEN or top == ACE) and size == 0 and S.hands[seat, top] < 4 and \
+            n < BIG_PILE:
+        return False                           # A46: a new meld it may not complete
     return n >= par[P_MIN_PILE_TAKE] or size + 3 >= CANASTA
 
 
