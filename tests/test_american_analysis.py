@@ -325,3 +325,100 @@ def test_a_replayed_state_is_the_engines_own_at_each_decision_point():
             assert np.array_equal(A.threes, B.threes), d
             compared += 1
     assert compared > 20
+
+
+# ---- asking the partner and the answer (A41) --------------------------------------------------
+
+ASKING = ("modern-american(ask_permission=required)", "careful,rush,builder,expert")
+
+
+def _asking_deals(want=2):
+    """Deals of the club players under ``ask_permission=required`` that hold a question."""
+    rules, pols = ASKING
+    found = []
+    for deal in range(60):
+        events = _deals(rules, 11, 1, pols, first=deal)[0]
+        if any(ev["ev"] == "ask" for ev in events):
+            found.append(events)
+            if len(found) == want:
+                return found
+    return found
+
+
+def test_a_question_gives_an_answer_decision_and_its_turn_plays_ask():
+    deals = _asking_deals()
+    assert deals
+    listed = 0
+    for events in deals:
+        script = deal_script(events)
+        asks = [i for i, ev in enumerate(events) if ev["ev"] == "ask"]
+        answers = [d for d in script.decisions if d.kind == "answer"]
+        assert [d.event for d in answers] == asks
+        for d in answers:
+            ev = events[d.event]
+            assert d.actor == ev["seat"] and d.seat == (ev["seat"] + 2) % 4
+            assert d.played == ("yes" if ev["answer"] else "no")
+            code, cands, names = script.candidates(d)
+            assert names == ["no", "yes"]
+            out = [o for o in script.decisions if o.kind == "going out" and o.turn == d.turn]
+            assert len(out) == 1 and out[0].played == "ask"
+            code, cands, names = script.candidates(out[0])
+            listed += "ask" in names and "hold" in names
+    assert listed >= 1
+
+
+def test_the_answer_and_asking_are_valued_and_the_answer_is_played():
+    """Every answer line has both answers valued; a no and a yes play differently somewhere
+    (a yes binds the asker to go out, a no forbids it)."""
+    settings = _settings(n=32, rules=ASKING[0])
+    differ = 0
+    lines = 0
+    for events in _asking_deals():
+        script = deal_script(events)
+        for d in script.decisions:
+            if d.kind not in ("answer", "going out") or d.seat % 2:
+                continue
+            line = D.analyse_decision(script, d, settings, 0)
+            if line is None:
+                continue
+            lines += 1
+            options = {o["option"]: o for o in line["options"]}
+            assert sum(o["played"] for o in line["options"]) == 1, line
+            assert all(o["value"] is not None and o["label"] for o in line["options"])
+            if d.kind == "answer":
+                assert line["asker"] == d.actor and set(options) == {"no", "yes"}
+                assert "must go out" in options["yes"]["label"]
+                differ += options["no"]["value"] != options["yes"]["value"]
+    assert lines >= 2 and differ >= 1
+
+
+def test_asking_is_an_option_where_expert_would_not_ask():
+    """With asking optional expert never asks: where a question is open at the going-out
+    point, ``ask`` is listed beside expert's own play, and valued."""
+    settings = _settings(n=32)
+    seen = 0
+    for events in _deals(seed=5, n=4):
+        script = deal_script(events)
+        for d in script.decisions:
+            if d.kind != "going out":
+                continue
+            code, cands, names = script.candidates(d)
+            if "ask" not in names:
+                continue
+            assert names[0] in ("out", "hold") and len(set(names)) == len(names)
+            line = D.analyse_decision(script, d, settings, 0)
+            assert {o["option"] for o in line["options"]} == set(names)
+            assert all(o["value"] is not None for o in line["options"])
+            seen += 1
+            if seen == 3:
+                return
+    assert seen >= 1
+
+
+def test_an_answer_has_no_position_file():
+    from canasta_sim.analysis.families import position_of
+
+    script = deal_script(_asking_deals(1)[0])
+    d = next(d for d in script.decisions if d.kind == "answer")
+    with pytest.raises(BadInput, match="answer decision"):
+        position_of(script, d)

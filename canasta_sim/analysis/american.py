@@ -6,8 +6,9 @@ deal state at each (docs/analysis.md, "Modern American").
 (docs/american.md, "Traces") turned into rows of ``kernels/play/american/analysis.py``'s
 script (``OP_*``) and the family's deal state: a pair ``(S, A)``, classic's deal state and
 the family's :class:`MacState`.  The decisions valued are the take or the draw at the start
-of a turn (after the turn's threes), the partner's answer (A41) and the discard; a turn's
-melds and its going out are played as the trace played them.
+of a turn (after the turn's threes), going out, holding on or asking the partner after the
+draw, the partner's answer at a question (A41) and the discard; a turn's meld steps are
+played as the trace played them.
 """
 from __future__ import annotations
 
@@ -34,10 +35,15 @@ from canasta_sim.kernels.game.layout import (
 from canasta_sim.kernels.game.slots import ST_DECK_N, ST_PILE_N, ST_STOCK_POS, ST_TRACE_ON
 from canasta_sim.kernels.play.american import analysis as mk
 from canasta_sim.kernels.play.american.rollout import (
+    ANSWER_YES,
+    DEC_ANSWER,
     DEC_DISCARD,
     DEC_OUT,
     DEC_TAKE,
+    OUT_ASK,
     OUT_HOLD,
+    OUT_OWN,
+    OUT_OWN_ASKS,
     TAKE_PILE,
 )
 from canasta_sim.kernels.play.analysis import VALID
@@ -151,7 +157,7 @@ class MacDealScript(MacDecisions, DealScript):
                 open_seat = seat
             if kind in ("meld", "ask", "discard") and out_point:
                 decisions.append(Decision("going out", seat, seat, len(rows), i, turn,
-                                          "out" if self._turn_goes_out(i) else "hold"))
+                                          self._out_played(i)))
                 out_point = False
             if kind in ("draw", "take"):
                 before_turns = False
@@ -169,6 +175,8 @@ class MacDealScript(MacDecisions, DealScript):
                 rank = _kind(ev["rank"])
                 rows.append((mk.OP_MELD, seat, rank) + step_counts(rank, ev["cards"]))
             elif kind == "ask":
+                decisions.append(Decision("answer", (seat + 2) % 4, seat, len(rows), i, turn,
+                                          "yes" if ev["answer"] else "no"))
                 rows.append((mk.OP_ASK, seat, int(bool(ev["answer"])), 0, 0, 0))
             elif kind == "discard":
                 out = self._goes_out(i)
@@ -192,15 +200,18 @@ class MacDealScript(MacDecisions, DealScript):
         """Whether the discard of event ``i`` goes out (an ``out`` line follows it)."""
         return i + 1 < len(self.events) and self.events[i + 1]["ev"] == "out"
 
-    def _turn_goes_out(self, i) -> bool:
-        """Whether the turn under way at event ``i`` ends with its seat going out."""
+    def _out_played(self, i) -> str:
+        """What the turn under way at event ``i`` played at its going-out point: ``ask`` (it
+        asked its partner, A41), ``out`` (it went out without asking) or ``hold``."""
         for j in range(i, len(self.events)):
             kind = self.events[j]["ev"]
+            if kind == "ask":
+                return "ask"
             if kind == "discard":
-                return self._goes_out(j)
+                return "out" if self._goes_out(j) else "hold"
             if kind == "end":
-                return False
-        return False
+                return "hold"
+        return "hold"
 
     def _take_rows(self, ev, seat, rows):
         """OP_TAKE (the take meld: the pair and the top card, A29), then OP_TAKE_MELD for each
@@ -236,16 +247,23 @@ class MacDealScript(MacDecisions, DealScript):
         return MacPosition(S, A), buf[:used]
 
 
-DECISION_CODES = {"take": DEC_TAKE, "going out": DEC_OUT, "discard": DEC_DISCARD}
+DECISION_CODES = {"take": DEC_TAKE, "going out": DEC_OUT, "answer": DEC_ANSWER,
+                  "discard": DEC_DISCARD}
+OUT_NAMES = {OUT_OWN: "out", OUT_HOLD: "hold", OUT_ASK: "ask", OUT_OWN_ASKS: "ask"}
+OUT_LABELS = {"out": "go out this turn, as expert plays it",
+              "hold": "hold: do not go out this turn",
+              "ask": "ask the partner (A41: the answer binds), then as expert plays it"}
 
 
 def option_name(code, cand) -> str:
     """The name of a candidate, as the decision's ``played`` names it: ``draw``/``take``,
-    ``out``/``hold``, or a card token."""
+    ``out``/``hold``/``ask``, ``no``/``yes``, or a card token."""
     if code == DEC_TAKE:
         return "take" if cand == TAKE_PILE else "draw"
     if code == DEC_OUT:
-        return "hold" if cand == OUT_HOLD else "out"
+        return OUT_NAMES[cand]
+    if code == DEC_ANSWER:
+        return "yes" if cand == ANSWER_YES else "no"
     return TOKENS[cand]
 
 
@@ -263,8 +281,11 @@ def option_label(rules, pos, decision, name) -> str:
             A.x[X_TURN_CARD] == 0 else ""
         return f"draw (stock {stock}{turn})"
     if decision.kind == "going out":
-        return ("go out this turn, as expert plays it" if name == "out" else
-                "hold: do not go out this turn")
+        return OUT_LABELS[name]
+    if decision.kind == "answer":
+        if name == "yes":
+            return f"yes: seat {decision.actor} must go out this turn (A41)"
+        return f"no: seat {decision.actor} may not go out this turn (A41)"
     label = f"discard {name}"
     which = int(A.x[X_TURN_TALON])
     if which != TALON_NONE and A.x[X_TURN_OPENING] == 1:

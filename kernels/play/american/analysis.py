@@ -19,8 +19,11 @@ An opening that would not stand stops the replay (the trace is not the engine's)
 
 **The options and their values.** At a decision of the replayed deal, :func:`options_nb`
 lists the candidates as the family's rollouts encode them (kernels/play/american/rollout.py,
-``DEC_*``): the draw and, where it is open, the take; going out as the rollout policy would,
-or holding on, when that policy would go out; every legal discard.  The rollouts are that
+``DEC_*``): the draw and, where it is open, the take; the rollout policy's own play after
+the draw, holding on when that play goes out, asking the partner at the first chance where
+the question is open (:func:`.rollout.out_options_nb`); the partner's answer, no or yes, at
+a question of the trace (played by the asker's turn from the question on, the
+determinizations from the partner's view); every legal discard.  The rollouts are that
 module's (:func:`.rollout.rollouts_nb`: the hidden cards dealt again, each candidate played
 on the same deals, the deal played to its end by ``expert``); the statistics are the
 caller's (canasta_sim/analysis/rollout.py).
@@ -82,13 +85,14 @@ from ...game.trace_events import ev_simple_nb
 from ...jit import entry, kernel
 from .deals import score_mac_deal_nb
 from .rollout import (
+    ANSWER_NO,
+    ANSWER_YES,
+    DEC_ANSWER,
     DEC_OUT,
     DEC_TAKE,
-    OUT_HOLD,
-    OUT_OWN,
     TAKE_DRAW,
     TAKE_PILE,
-    goes_out_nb,
+    out_options_nb,
     rollouts_nb,
 )
 from .turn import (
@@ -294,15 +298,15 @@ def take_options_nb(mac, S, seat, cands):
 @kernel
 def options_nb(mac, S, A, buf, seat, decision, cands):
     """The candidates of ``seat``'s ``decision`` (rollout.DEC_*) in the replayed state, into
-    ``cands``; returns their number (0: no decision here, a going-out choice when the
-    rollout policy would not go out this turn)."""
+    ``cands``; returns their number (0: no decision here, a going-out choice with nothing to
+    choose: :func:`.rollout.out_options_nb`).  An answer's are no and yes (A41)."""
     if decision == DEC_TAKE:
         return take_options_nb(mac, S, seat, cands)
     if decision == DEC_OUT:
-        if not goes_out_nb(mac, S, A, buf, seat):
-            return 0
-        cands[0] = OUT_OWN
-        cands[1] = OUT_HOLD
+        return out_options_nb(mac, S, A, buf, seat, cands)
+    if decision == DEC_ANSWER:
+        cands[0] = ANSWER_NO
+        cands[1] = ANSWER_YES
         return 2
     n = legal_discards_nb(mac, S, A, seat)
     for i in range(n):

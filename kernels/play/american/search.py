@@ -8,8 +8,10 @@ its bit is in the ``decisions`` parameter:
 
 * **take or draw** (``SEARCH_TAKE``, 4): when the seat may take the pile (A29-A31), taking it
   and drawing, the blueprint's choice first;
-* **going out** (``SEARCH_OUT``, 8): when the blueprint would go out this turn, going out as
-  it would and holding on (no going out this turn);
+* **going out or asking** (``SEARCH_OUT``, 8): after the draw, the blueprint's own play and
+  each other choice ``rollout.out_options_nb`` lists: holding on (no going out this turn)
+  when the blueprint would go out, and asking the partner at the first chance (A41) when
+  the blueprint would not ask and the question is open;
 * **the discard** (``SEARCH_DISCARD``, 1): the blueprint's best ``candidates`` discards, in
   the order of its own choice (its best, then its best of the rest ...).
 
@@ -49,23 +51,15 @@ from .rollout import (
     DEC_DISCARD,
     DEC_OUT,
     DEC_TAKE,
-    OUT_HOLD,
     OUT_OWN,
     TAKE_DRAW,
     TAKE_PILE,
-    goes_out_nb,
+    melds_by_choice_nb,
+    out_options_nb,
     rollouts_nb,
 )
-from .turn import (
-    DEAL_OVER,
-    discard_phase_nb,
-    draw_part_nb,
-    legal_discards_nb,
-    melds_part_nb,
-    open_turn_nb,
-    play_turn_nb,
-    take_open_nb,
-)
+from .turn import DEAL_OVER, discard_phase_nb, draw_part_nb, legal_discards_nb, open_turn_nb
+from .turn import play_turn_nb, take_open_nb
 from ...game.american.steps import GOES_ON
 from ...game.slots import WS_ORDER
 
@@ -114,14 +108,13 @@ def search_take_nb(mac, S, A, buf, seat, q, pol_b, params_b):
 
 @level
 def search_out_nb(mac, S, A, buf, seat, q):
-    """The going-out search: whether the seat holds on this turn (only asked when the
-    blueprint would go out)."""
-    if not goes_out_nb(mac, S, A, buf, seat):
-        return False
-    cands = S.ws[R_STATS, AT:AT + 2]
-    cands[0] = OUT_OWN
-    cands[1] = OUT_HOLD
-    return search_choice_nb(mac, S, A, buf, seat, q, DEC_OUT, cands, 2) == 1
+    """The going-out search: the ``DEC_OUT`` candidate the seat plays (``OUT_OWN`` where
+    there is no choice)."""
+    cands = S.ws[R_STATS, AT:AT + 3]
+    nc = out_options_nb(mac, S, A, buf, seat, cands)
+    if nc == 0:
+        return OUT_OWN
+    return cands[search_choice_nb(mac, S, A, buf, seat, q, DEC_OUT, cands, nc)]
 
 
 @kernel
@@ -169,10 +162,10 @@ def search_turn_nb(mac, S, A, buf, seat, q, pol_b, params_b):
         take = search_take_nb(mac, S, A, buf, seat, q, pol_b, params_b)
     if draw_part_nb(mac, S, A, buf, pol_b, params_b, seat, take) == DEAL_OVER:
         return DEAL_OVER
-    hold = False
+    out = OUT_OWN
     if mask & SEARCH_OUT:
-        hold = search_out_nb(mac, S, A, buf, seat, q)
-    kind = melds_part_nb(mac, S, A, buf, pol_b, params_b, seat, hold)
+        out = search_out_nb(mac, S, A, buf, seat, q)
+    kind = melds_by_choice_nb(mac, S, A, buf, pol_b, params_b, seat, DEC_OUT, out)
     card = -1
     if kind == GOES_ON and mask & SEARCH_DISCARD:
         card = search_discard_nb(mac, S, A, buf, seat, q, pol_b, params_b)

@@ -116,6 +116,11 @@ from ...players.american import picks_from_placements_nb, unwanted_rows_nb
 MAX_TURNS = 4000        # a safety net only: every deal ends far sooner
 CONTINUE = 0
 DEAL_OVER = 1
+# X_TURN_ANSWER below -1: a searched question (kernels/play/american/rollout.py), set before
+# the meld steps; the seat asks at its first chance (A41), whatever its player would do
+ASK_CHOSEN = -2         # ... and its partner answers as its player would
+ASK_CHOSEN_NO = -3      # ... and the answer is no
+ASK_CHOSEN_YES = -4     # ... and the answer is yes
 
 
 @turn_step
@@ -228,11 +233,11 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
-        if picks_from_placements_nb(pol, mac, seat):     # no question to ask (A41)
+        if A.x[X_TURN_ANSWER] >= -1 and picks_from_placements_nb(pol, mac, seat):
             n = placements_nb(mac, S, A, seat, unwanted_rows_nb(pol, params, mac, S, seat))
-        else:
+        else:                                            # the legal list: a question (A41)
             n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
-            if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
+            if A.x[X_TURN_ANSWER] < 0 and A.x[X_TENTATIVE] == 0:
                 n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
         pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
         bound = A.x[X_TURN_ANSWER] == 1                # A41: a yes binds him to go out
@@ -256,7 +261,9 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
     """A41: when the seat could go out by one of its ``n`` steps, it may ask its partner first
     (must, with ``ask_permission=required``, while its asks last: a player who may ask and
     does not, may not go out that turn); the answer binds for the turn: yes leaves only the
-    going-out steps and the player must take one, no removes them.  Returns the steps left."""
+    going-out steps and the player must take one, no removes them.  A searched question
+    (``ASK_CHOSEN*`` in ``X_TURN_ANSWER``) is asked here whatever the player would do.
+    Returns the steps left."""
     if row_total_nb(S.hands[seat]) > 10 or not may_ask_nb(mac, A, seat):
         return n
     outs = 0
@@ -264,19 +271,31 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
         outs += 1 if is_out_step_nb(mac, S, A, seat, i) else 0
     if outs == 0:
         return n
+    chosen = A.x[X_TURN_ANSWER]
     required = mac.ask_permission == Ask.REQUIRED
-    if not asks_partner_nb(pol, params, mac, S, A, seat, n, required):
+    if chosen == -1 and not asks_partner_nb(pol, params, mac, S, A, seat, n, required):
         if not required:
             return n
         A.x[X_TURN_ANSWER] = 0                  # did not ask: may not go out this turn
         return legal_steps_nb(mac, S, A, seat, False)
-    answer = 1 if answers_yes_nb(pol, params, mac, S, A, (seat + 2) % 4) else 0
+    answer = answer_of_nb(pol, params, mac, S, A, seat, chosen)
     A.x[X_ASKED + seat] = 1
     A.x[X_TURN_ANSWER] = answer
     ev_simple_nb(S.st, buf, EV_ASK, seat, answer, 0)
     if answer == 1:
         return keep_out_steps_nb(mac, S, A, seat, n)                     # A41: binding
     return legal_steps_nb(mac, S, A, seat, False)
+
+
+@turn_step
+def answer_of_nb(pol, params, mac, S, A, seat, chosen):
+    """A41: the answer (1 yes, 0 no) to ``seat``'s question: a searched one's (``chosen``:
+    ``ASK_CHOSEN_NO`` or ``ASK_CHOSEN_YES``), else its partner's player's."""
+    if chosen == ASK_CHOSEN_YES:
+        return 1
+    if chosen == ASK_CHOSEN_NO:
+        return 0
+    return 1 if answers_yes_nb(pol, params, mac, S, A, (seat + 2) % 4) else 0
 
 
 @turn_step
