@@ -82,8 +82,8 @@ class MacDecisions:
 
     def candidates(self, decision) -> tuple:
         """The decision's kernel code (rollout.DEC_*), its candidates and their names (see
-        :func:`option_name`); no candidate: no decision (a going-out choice when the rollout
-        policy would not go out)."""
+        :func:`option_name`); no candidate: no decision (a going-out point with nothing to
+        choose, kernels/play/american/rollout.py ``out_options_nb``)."""
         code = DECISION_CODES[decision.kind]
         S, A = self.state(decision.at)[0]
         cands = _zeros(NKINDS)
@@ -95,7 +95,7 @@ class MacDecisions:
     def labels(self, pos, decision, names) -> dict:
         """Readable labels of the options (docs/analysis.md, "Modern American"): the pile and
         its top card of a take, the stock and the turn card of a draw, the talon an opening's
-        discard brings, what going out or holding means."""
+        discard brings, what going out, holding, asking and an answer mean."""
         return {name: option_label(self.rules, pos, decision, name) for name in names}
 
     def rollout_batch(self, pos, view, seat, decision, cands, key, first, values, ro):
