@@ -82,7 +82,8 @@ def test_the_decisions_of_a_deal_come_in_its_order():
     events = _deals(n=1)[0]
     script = deal_script(events)
     kinds = {d.kind for d in script.decisions}
-    assert {"take", "discard"} <= kinds and kinds <= {"take", "going out", "discard"}
+    assert {"take", "meld", "discard"} <= kinds and \
+        kinds <= {"take", "going out", "meld", "discard"}
     assert [d.at for d in script.decisions] == sorted(d.at for d in script.decisions)
     draws = sum(1 for ev in events if ev["ev"] in ("draw", "take"))
     assert sum(d.kind == "take" for d in script.decisions) == draws
@@ -90,6 +91,9 @@ def test_the_decisions_of_a_deal_come_in_its_order():
         assert events[d.event]["ev"] in ("draw", "take", "meld", "ask", "discard")
         if d.kind == "discard":
             assert events[d.event]["card"] == d.played
+        if d.kind == "meld":                    # before a meld line, or stop at a discard
+            assert (events[d.event]["ev"], d.played == "stop") in (("meld", False),
+                                                                   ("discard", True))
 
 
 # ---- the options and their values -----------------------------------------------------------
@@ -422,3 +426,51 @@ def test_an_answer_has_no_position_file():
     d = next(d for d in script.decisions if d.kind == "answer")
     with pytest.raises(BadInput, match="answer decision"):
         position_of(script, d)
+
+
+# ---- meld steps -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policies", ["expert", "random"])
+def test_every_meld_step_played_is_one_the_family_offers(policies):
+    """The meld options (kernels/play/american/rollout.py ``meld_options_nb``) hold every step
+    the trace played, and stopping where it stopped: the engine's legal steps or the rollout
+    policy's own."""
+    from canasta_sim.analysis.american import mac_task
+    from canasta_sim.kernels.play.american import analysis as mk
+    from canasta_sim.kernels.play.american.rollout import DEC_MELD
+
+    checked = 0
+    for events in _deals(seed=5, n=2, policies=policies):
+        script = deal_script(events)
+        for d in script.decisions:
+            if d.kind != "meld":
+                continue
+            (S, A), _ = script.state(d.at)
+            cands = np.zeros(A.steps.shape[0] + 1, np.int64)
+            n, own = mac_task(script.rules_nb, mk.TASK_OPTIONS, S, A, seat=d.seat,
+                              decision=DEC_MELD, cands=cands)
+            assert d.code in list(cands[:n]) + [own], d
+            checked += d.played != "stop"
+    assert checked >= 3
+
+
+def test_meld_steps_and_stopping_are_valued():
+    settings = _settings(n=24)
+    script = deal_script(_deals(seed=5, n=1)[0])
+    melds = [d for d in script.decisions if d.kind == "meld"]
+    picked = [d for d in melds if d.played != "stop"][:2] + \
+        [d for d in melds if d.played == "stop"][:1]
+    assert len(picked) == 3
+    differ = 0
+    for d in picked:
+        line = D.analyse_decision(script, d, settings, 0)
+        options = {o["option"]: o for o in line["options"]}
+        assert d.played in options and len(options) <= D.MAX_MELD_OPTIONS
+        assert sum(o["played"] for o in line["options"]) == 1
+        if not line["forced"]:
+            assert all(o["value"] is not None or o["stopped"] for o in options.values())
+        for name, o in options.items():
+            assert o["label"] == ("stop: on to the discard" if name == "stop" else
+                                  f"lay {name}")
+        differ += len({o["value"] for o in options.values()}) > 1
+    assert differ >= 1                                  # the options are played as such

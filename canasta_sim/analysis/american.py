@@ -38,6 +38,7 @@ from canasta_sim.kernels.play.american.rollout import (
     ANSWER_YES,
     DEC_ANSWER,
     DEC_DISCARD,
+    DEC_MELD,
     DEC_OUT,
     DEC_TAKE,
     OUT_ASK,
@@ -46,9 +47,18 @@ from canasta_sim.kernels.play.american.rollout import (
     OUT_OWN_ASKS,
     TAKE_PILE,
 )
-from canasta_sim.kernels.play.analysis import VALID
+from canasta_sim.kernels.play.analysis import MELD_STOP, VALID
 
-from .position import TRACE_INTS, DealScript, Decision, _counts, _kind
+from .position import (
+    DECISION_KINDS,
+    TRACE_INTS,
+    DealScript,
+    Decision,
+    _counts,
+    _kind,
+    meld_code,
+    meld_label,
+)
 
 END_CODES = {"out": END_OUT, "stock": END_STOCK, "special": END_SPECIAL}
 
@@ -86,10 +96,14 @@ class MacDecisions:
         choose, kernels/play/american/rollout.py ``out_options_nb``)."""
         code = DECISION_CODES[decision.kind]
         S, A = self.state(decision.at)[0]
-        cands = _zeros(NKINDS)
-        n, _ = mac_task(self.rules_nb, mk.TASK_OPTIONS, S, A, seat=decision.seat,
-                        decision=code, cands=cands)
+        cands = _zeros(A.steps.shape[0] + NKINDS)
+        n, own = mac_task(self.rules_nb, mk.TASK_OPTIONS, S, A, seat=decision.seat,
+                          decision=code, cands=cands)
         found = [int(c) for c in cands[:n]]
+        if code == DEC_MELD:
+            from .deal import meld_choice
+
+            found, _ = meld_choice(found, int(own), decision.code)
         return code, found, [option_name(code, c) for c in found]
 
     def labels(self, pos, decision, names) -> dict:
@@ -146,6 +160,7 @@ class MacDealScript(MacDecisions, DealScript):
         turn = -1
         open_seat = -1             # the seat whose turn is under way
         out_point = False          # the turn's going-out choice is still to come
+        steps = []                 # the open turn's meld decisions (dropped if it goes out)
         before_turns = self.rules.mac_threes_timing == "after_deal"
         for i, ev in enumerate(self.events):
             at_event.append(len(rows))
@@ -173,16 +188,23 @@ class MacDealScript(MacDecisions, DealScript):
                              ("deal", "stock", "kept").index(ev["from"]), 0, 0))
             elif kind == "meld":
                 rank = _kind(ev["rank"])
-                rows.append((mk.OP_MELD, seat, rank) + step_counts(rank, ev["cards"]))
+                step = (rank,) + step_counts(rank, ev["cards"])
+                code = meld_code(*step)
+                steps.append(Decision("meld", seat, seat, len(rows), i, turn,
+                                      meld_label(code), code))
+                rows.append((mk.OP_MELD, seat) + step)
             elif kind == "ask":
                 decisions.append(Decision("answer", (seat + 2) % 4, seat, len(rows), i, turn,
                                           "yes" if ev["answer"] else "no"))
                 rows.append((mk.OP_ASK, seat, int(bool(ev["answer"])), 0, 0, 0))
             elif kind == "discard":
                 out = self._goes_out(i)
-                if not out:
+                if not out:                 # a turn gone out: its melds were going out's
                     decisions.append(Decision("discard", seat, seat, len(rows), i, turn,
                                               ev["card"]))
+                    decisions += steps + [Decision("meld", seat, seat, len(rows), i, turn,
+                                                   "stop", MELD_STOP)]
+                steps = []
                 rows.append((mk.OP_DISCARD, seat, _kind(ev["card"]), int(out), 0, 0))
                 open_seat = -1
             elif kind == "special":
@@ -190,7 +212,7 @@ class MacDealScript(MacDecisions, DealScript):
             elif kind == "end":
                 reason = END_CODES.get(ev.get("reason"), END_STOCK)
                 rows.append((mk.OP_END, max(open_seat, 0), reason, 0, 0, 0))
-        decisions.sort(key=lambda d: (d.at, d.event))
+        decisions.sort(key=lambda d: (d.at, d.event, DECISION_KINDS.index(d.kind)))
         moves = np.zeros((max(len(rows), 1), mk.SCRIPT_COLS), np.int64)
         for r, row in enumerate(rows):
             moves[r] = row
@@ -248,7 +270,7 @@ class MacDealScript(MacDecisions, DealScript):
 
 
 DECISION_CODES = {"take": DEC_TAKE, "going out": DEC_OUT, "answer": DEC_ANSWER,
-                  "discard": DEC_DISCARD}
+                  "meld": DEC_MELD, "discard": DEC_DISCARD}
 OUT_NAMES = {OUT_OWN: "out", OUT_HOLD: "hold", OUT_ASK: "ask", OUT_OWN_ASKS: "ask"}
 OUT_LABELS = {"out": "go out this turn, as expert plays it",
               "hold": "hold: do not go out this turn",
@@ -264,6 +286,8 @@ def option_name(code, cand) -> str:
         return OUT_NAMES[cand]
     if code == DEC_ANSWER:
         return "yes" if cand == ANSWER_YES else "no"
+    if code == DEC_MELD:
+        return meld_label(cand)
     return TOKENS[cand]
 
 
@@ -282,6 +306,8 @@ def option_label(rules, pos, decision, name) -> str:
         return f"draw (stock {stock}{turn})"
     if decision.kind == "going out":
         return OUT_LABELS[name]
+    if decision.kind == "meld":
+        return "stop: on to the discard" if name == "stop" else f"lay {name}"
     if decision.kind == "answer":
         if name == "yes":
             return f"yes: seat {decision.actor} must go out this turn (A41)"

@@ -24,6 +24,13 @@ at the point where the turn reaches it; a candidate is one int:
   the answer (``turn.ASK_CHOSEN_NO``, ``ASK_CHOSEN_YES``) and plays on.  The asker's hand
   is dealt again like any hidden hand, so a determinized asker that cannot go out never asks
   and both answers play alike there.
+* ``DEC_MELD`` (4): before a meld step of the seat's meld phase, or at its end (after the
+  draw and any steps laid, a tentative opening still open).  Candidates: a meld step's code
+  (kernels/play/analysis.py ``meld_code_nb``: row, naturals, deuces, jokers) among the legal
+  steps that do not go out (going out is ``DEC_OUT``'s), or ``MELD_STOP`` (on to the
+  discard; a tentative opening that does not stand is put back, as the turn puts it back)
+  unless a partner's yes binds the seat (A41): :func:`meld_options_nb`.  The step is laid,
+  the policy plays the rest of the meld steps, the opening is settled (A25-A28).
 * ``DEC_DISCARD`` (2): after the meld steps (``turn.melds_part_nb`` returned ``GOES_ON``),
   before the discard.  Candidates: a card kind (``cards.py``: 0..NKINDS-1) among the legal
   discards (``turn.legal_discards_nb``); after it, the talon if the turn earned one (A33).
@@ -69,11 +76,13 @@ from ...game.american.state import (
     X_ASKED,
     X_KEPT,
     X_TALONS_TAKEN,
+    X_TENTATIVE,
     X_TURN_ANSWER,
     MacState,
 )
 from ...game.american.scoring import N_ITEMS
-from ...game.american.steps import GOES_ON, GOES_OUT, may_ask_nb
+from ...game.american.moves import apply_step_nb
+from ...game.american.steps import GOES_ON, GOES_OUT, legal_steps_nb, may_ask_nb, step_kind_nb
 from ...game.american.threes import may_keep_three_nb, threes_in_nb
 from ...game.cards import BLACK3, MELD_KINDS, NKINDS, RED3
 from ...game.deal import shuffle_nb
@@ -81,7 +90,9 @@ from ...game.layout import MAX_SEATS, NPARAMS
 from ...game.slots import M_COLS, SEAT_HAD_TURN, SIDE_MELDED, ST_DECK_N, ST_NSEATS, ST_STOCK_POS
 from ...game.state import row_total_nb
 from ...jit import kernel, level
+from ...players.american_user import pick_step_nb
 from ...players.ids import POLICY_EXPERT
+from ..analysis import CODE_BASE, MELD_STOP, meld_code_nb
 from ..search import (
     AT,
     R_POOL,
@@ -99,17 +110,22 @@ from .turn import (
     ASK_CHOSEN_NO,
     ASK_CHOSEN_YES,
     DEAL_OVER,
+    begin_opening_nb,
+    close_melds_nb,
     discard_phase_nb,
     draw_part_nb,
     melds_part_nb,
+    opening_stands_nb,
     play_to_end_nb,
     side_total_nb,
+    step_loop_nb,
 )
 
 DEC_TAKE = 0
 DEC_OUT = 1
 DEC_DISCARD = 2
 DEC_ANSWER = 3
+DEC_MELD = 4
 TAKE_DRAW = 0
 TAKE_PILE = 1
 OUT_OWN = 0
@@ -342,6 +358,64 @@ def melds_by_choice_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
                          decision == DEC_OUT and cand == OUT_HOLD)
 
 
+@kernel
+def step_of_code_nb(code):
+    """(row, naturals, deuces, jokers) of a meld step's code (``analysis.meld_code_nb``)."""
+    return (code % CODE_BASE, code // CODE_BASE % CODE_BASE,
+            code // (CODE_BASE * CODE_BASE) % CODE_BASE,
+            code // (CODE_BASE * CODE_BASE * CODE_BASE))
+
+
+@level
+def meld_candidate_nb(mac, W, A2, buf, pol, params, seat, code):
+    """Play meld candidate ``code`` (``DEC_MELD``): lay the step, then the rest of the meld
+    steps by ``pol``, or stop; then settle a tentative opening.  Returns GOES_ON or
+    GOES_OUT."""
+    kind = GOES_ON
+    if code != MELD_STOP:
+        opening_point_nb(mac, W, A2, seat)
+        row, nat, deuces, jokers = step_of_code_nb(code)
+        kind = step_kind_nb(mac, W, A2, seat, row, nat, deuces, jokers, True)
+        apply_step_nb(W, A2, buf, seat, row, nat, deuces, jokers)            # A15
+        if kind == GOES_ON:
+            kind = step_loop_nb(mac, W, A2, buf, pol, params, seat)
+    return close_melds_nb(mac, W, A2, buf, seat, kind)
+
+
+@kernel
+def opening_point_nb(mac, W, A2, seat):
+    """Before the first meld step of a side that has not melded: its tentative opening
+    begins (``turn.begin_opening_nb``, A25)."""
+    if W.sidev[seat % 2, SIDE_MELDED] == 0 and A2.x[X_TENTATIVE] == 0:
+        begin_opening_nb(mac, W, A2, seat)
+
+
+@level
+def meld_options_nb(mac, S, A, seat, cands):
+    """The candidates of the seat's ``DEC_MELD`` point, into ``cands``: the codes of the legal
+    steps that do not go out (``steps.legal_steps_nb``; a side that has not melded lists
+    them as its tentative opening's, on a copy), then ``MELD_STOP`` unless a yes binds
+    (A41).  Returns their number and the rollout policy's own choice among them."""
+    ws = S.ws
+    W = scratch_state_nb(ws)
+    A2 = scratch_mac_nb(ws, A)
+    copy_deal_nb(S, A, W, A2)
+    opening_point_nb(mac, W, A2, seat)
+    n = legal_steps_nb(mac, W, A2, seat, False)
+    steps = A2.steps
+    for i in range(n):
+        cands[i] = meld_code_nb(steps[i, 0], steps[i, 1], steps[i, 2], steps[i, 3])
+    bound = A2.x[X_TURN_ANSWER] == 1
+    pending = A2.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, W, A2, seat)
+    pol, params = rollout_tables_nb(ws)
+    i = pick_step_nb(pol, params, mac, W, A2, seat, n, pending or bound)
+    own = MELD_STOP if i < 0 else cands[i]
+    if bound:
+        return n, own
+    cands[n] = MELD_STOP
+    return n + 1, own
+
+
 @level
 def finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
     """Play candidate ``cand`` of ``decision`` (module docstring) in ``W`` and the rest of the
@@ -350,7 +424,9 @@ def finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
     if decision == DEC_TAKE:
         if draw_part_nb(mac, W, A2, buf, pol, params, seat, cand) == DEAL_OVER:
             return DEAL_OVER
-    if decision != DEC_DISCARD:
+    if decision == DEC_MELD:
+        kind = meld_candidate_nb(mac, W, A2, buf, pol, params, seat, cand)
+    elif decision != DEC_DISCARD:
         kind = melds_by_choice_nb(mac, W, A2, buf, pol, params, seat, decision, cand)
     card = cand if decision == DEC_DISCARD else -1
     return discard_phase_nb(mac, W, A2, buf, pol, params, seat, kind, card)

@@ -419,6 +419,33 @@ def special_phase_nb(mac, S, A, buf, pol, params, seat):
 
 
 @turn_step
+def close_melds_nb(mac, S, A, buf, seat, kind):
+    """The end of the meld steps that ended as ``kind``: a tentative opening settled (its
+    lines written if it stands, else put back: GOES_ON), as :func:`meld_phase_nb` ends them.
+    Returns GOES_ON or GOES_OUT (TALON_LAST reads GOES_ON)."""
+    if A.x[X_TENTATIVE] == 1:
+        if not settle_opening_nb(mac, S, A, buf, seat):
+            return GOES_ON
+        write_logged_melds_nb(S, A, buf, seat)
+    return GOES_ON if kind == TALON_LAST else kind
+
+
+@turn_step
+def begin_opening_nb(mac, S, A, seat):
+    """A25, A32: the meld steps of a drawing turn whose side has not melded start its
+    tentative opening and fix the talon it would earn."""
+    side = seat % 2
+    x = A.x
+    x[X_TURN_OPENING] = 1
+    x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
+                                      S.sidev[1 - side, SIDE_MELDED] == 1,
+                                      x[X_SIDE_TALON + side] > 0)      # A32
+    if talon_size_nb(mac, x[X_TURN_TALON]) == 0:
+        x[X_TURN_TALON] = TALON_NONE                    # a talon of no cards is none (A17)
+    begin_tentative_nb(S, A, seat, 0)
+
+
+@turn_step
 def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     """A15-A17, A24-A28: the meld steps; a side that has not melded opens tentatively (module
     docstring).  Returns GOES_ON, GOES_OUT or TALON_LAST."""
@@ -431,13 +458,7 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     if not opening_possible_nb(mac, S.melds, side, S.hands[seat], -1,
                                S.sidev[side, SIDE_MINIMUM]):
         return GOES_ON
-    x[X_TURN_OPENING] = 1
-    x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
-                                      S.sidev[1 - side, SIDE_MELDED] == 1,
-                                      x[X_SIDE_TALON + side] > 0)      # A32
-    if talon_size_nb(mac, x[X_TURN_TALON]) == 0:
-        x[X_TURN_TALON] = TALON_NONE                    # a talon of no cards is none (A17)
-    begin_tentative_nb(S, A, seat, 0)
+    begin_opening_nb(mac, S, A, seat)
     kind = step_loop_nb(mac, S, A, buf, pol, params, seat)
     if settle_opening_nb(mac, S, A, buf, seat):
         write_logged_melds_nb(S, A, buf, seat)
