@@ -297,3 +297,28 @@ def test_search_asks_its_partner_and_its_games_stay_legal():
         assert audit_american_deal(events, rules) == []
         asks.update(e["seat"] % 2 for e in events if e["ev"] == "ask")
     assert asks[0] >= 1 and asks[1] == 0
+
+
+REQUIRED = "modern-american(ask_permission=required)"
+
+
+def test_a_search_seat_asked_by_its_partner_answers_legally():
+    """With asking required expert asks before going out; its search partner's answer is
+    searched (search.search_answer_nb) and the games stay legal (A41: the answer binds)."""
+    rules = parse_rules(REQUIRED)
+    pols = "expert,search(decisions=8,determinizations=4,threshold=0,confidence=0)"
+    asked = 0
+    for events in trace_events(REQUIRED, 3, 0, 12, pols):
+        assert audit_american_deal(events, rules) == []
+        asked += sum(1 for e in events if e["ev"] == "ask" and e["seat"] % 2 == 0)
+    assert asked >= 1
+
+
+def test_an_answer_search_that_never_trusts_its_rollouts_plays_expert():
+    """The asker's turn beside a search partner (search.asked_turn_nb) is expert's own when
+    the search keeps the blueprint's yes."""
+    a = canasta_sim.simulate(deals=6, seed=3, rules=REQUIRED,
+                             policies="expert,search(decisions=8,threshold=1e9)")
+    b = canasta_sim.simulate(deals=6, seed=3, rules=REQUIRED, policies="expert,expert")
+    for k in range(2):
+        assert a.column(f"s{k}_score").equals(b.column(f"s{k}_score"))

@@ -121,6 +121,7 @@ DEAL_OVER = 1
 ASK_CHOSEN = -2         # ... and its partner answers as its player would
 ASK_CHOSEN_NO = -3      # ... and the answer is no
 ASK_CHOSEN_YES = -4     # ... and the answer is yes
+ASK_OWN_NO = -5         # the player asks or not as it would; if it asks, the answer is no
 
 
 @turn_step
@@ -273,7 +274,8 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
         return n
     chosen = A.x[X_TURN_ANSWER]
     required = mac.ask_permission == Ask.REQUIRED
-    if chosen == -1 and not asks_partner_nb(pol, params, mac, S, A, seat, n, required):
+    if (chosen == -1 or chosen == ASK_OWN_NO) and \
+            not asks_partner_nb(pol, params, mac, S, A, seat, n, required):
         if not required:
             return n
         A.x[X_TURN_ANSWER] = 0                  # did not ask: may not go out this turn
@@ -290,10 +292,10 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
 @turn_step
 def answer_of_nb(pol, params, mac, S, A, seat, chosen):
     """A41: the answer (1 yes, 0 no) to ``seat``'s question: a searched one's (``chosen``:
-    ``ASK_CHOSEN_NO`` or ``ASK_CHOSEN_YES``), else its partner's player's."""
+    ``ASK_CHOSEN_NO``, ``ASK_CHOSEN_YES``, ``ASK_OWN_NO``), else its partner's player's."""
     if chosen == ASK_CHOSEN_YES:
         return 1
-    if chosen == ASK_CHOSEN_NO:
+    if chosen == ASK_CHOSEN_NO or chosen == ASK_OWN_NO:
         return 0
     return 1 if answers_yes_nb(pol, params, mac, S, A, (seat + 2) % 4) else 0
 
