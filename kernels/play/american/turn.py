@@ -456,7 +456,6 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
         return step_loop_nb(mac, S, A, buf, pol, params, seat)
     if not tries_opening_nb(pol, params, mac, S, seat):
         return GOES_ON
-    x = A.x
     if not opening_possible_nb(mac, S.melds, side, S.hands[seat], -1,
                                S.sidev[side, SIDE_MINIMUM]):
         return GOES_ON
