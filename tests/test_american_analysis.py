@@ -82,7 +82,8 @@ def test_the_decisions_of_a_deal_come_in_its_order():
     events = _deals(n=1)[0]
     script = deal_script(events)
     kinds = {d.kind for d in script.decisions}
-    assert {"take", "discard"} <= kinds and kinds <= {"take", "going out", "discard"}
+    assert {"take", "meld", "discard"} <= kinds and \
+        kinds <= {"take", "going out", "meld", "discard"}
     assert [d.at for d in script.decisions] == sorted(d.at for d in script.decisions)
     draws = sum(1 for ev in events if ev["ev"] in ("draw", "take"))
     assert sum(d.kind == "take" for d in script.decisions) == draws
@@ -90,6 +91,9 @@ def test_the_decisions_of_a_deal_come_in_its_order():
         assert events[d.event]["ev"] in ("draw", "take", "meld", "ask", "discard")
         if d.kind == "discard":
             assert events[d.event]["card"] == d.played
+        if d.kind == "meld":                    # before a meld line, or stop at a discard
+            assert (events[d.event]["ev"], d.played == "stop") in (("meld", False),
+                                                                   ("discard", True))
 
 
 # ---- the options and their values -----------------------------------------------------------
@@ -201,7 +205,7 @@ def test_going_out_near_the_end_beats_holding():
                      pile=["4", "7", "10", "A"])
     assert data["stock"] <= 8
     options, line = _analyse_position(data, n=200)
-    assert set(options) == {"out", "hold"}
+    assert set(options) == {"out", "hold", "ask"}            # asking optional, not spent
     assert options["out"]["value"] > options["hold"]["value"]
     assert options["hold"]["loss_low"] > 0
 
@@ -309,8 +313,8 @@ def test_a_replayed_state_is_the_engines_own_at_each_decision_point():
     compared = 0
     for deal in range(3):
         script = deal_script(_deals(seed=13, n=1, first=deal)[0])
-        for d in script.decisions[::3]:
-            S, A = new_position()
+        for d in [d for d in script.decisions if d.kind in codes][::3]:
+            S, A = new_position()                  # the probe stops only between phases
             W, A2 = new_position()
             seat, _ = probe.rollout_probe_nb(
                 probe.PROBE_REACH, mac, 13, deal, d.turn + 1, 0, codes[d.kind], S, A, W, A2,
@@ -326,3 +330,148 @@ def test_a_replayed_state_is_the_engines_own_at_each_decision_point():
             assert np.array_equal(A.threes, B.threes), d
             compared += 1
     assert compared > 20
+
+
+# ---- asking the partner and the answer (A41) --------------------------------------------------
+
+ASKING = ("modern-american(ask_permission=required)", "careful,rush,builder,expert")
+
+
+def _asking_deals(want=2):
+    """Deals of the club players under ``ask_permission=required`` that hold a question."""
+    rules, pols = ASKING
+    found = []
+    for deal in range(60):
+        events = _deals(rules, 11, 1, pols, first=deal)[0]
+        if any(ev["ev"] == "ask" for ev in events):
+            found.append(events)
+            if len(found) == want:
+                return found
+    return found
+
+
+def test_a_question_gives_an_answer_decision_and_its_turn_plays_ask():
+    deals = _asking_deals()
+    assert deals
+    listed = 0
+    for events in deals:
+        script = deal_script(events)
+        asks = [i for i, ev in enumerate(events) if ev["ev"] == "ask"]
+        answers = [d for d in script.decisions if d.kind == "answer"]
+        assert [d.event for d in answers] == asks
+        for d in answers:
+            ev = events[d.event]
+            assert d.actor == ev["seat"] and d.seat == (ev["seat"] + 2) % 4
+            assert d.played == ("yes" if ev["answer"] else "no")
+            code, cands, names = script.candidates(d)
+            assert names == ["no", "yes"]
+            out = [o for o in script.decisions if o.kind == "going out" and o.turn == d.turn]
+            assert len(out) == 1 and out[0].played == "ask"
+            code, cands, names = script.candidates(out[0])
+            listed += "ask" in names and "hold" in names
+    assert listed >= 1
+
+
+def test_the_answer_and_asking_are_valued_and_the_answer_is_played():
+    """Every answer line has both answers valued; a no and a yes play differently somewhere
+    (a yes binds the asker to go out, a no forbids it)."""
+    settings = _settings(n=32, rules=ASKING[0])
+    differ = 0
+    lines = 0
+    for events in _asking_deals():
+        script = deal_script(events)
+        for d in script.decisions:
+            if d.kind not in ("answer", "going out") or d.seat % 2:
+                continue
+            line = D.analyse_decision(script, d, settings, 0)
+            if line is None:
+                continue
+            lines += 1
+            options = {o["option"]: o for o in line["options"]}
+            assert sum(o["played"] for o in line["options"]) == 1, line
+            assert all(o["value"] is not None and o["label"] for o in line["options"])
+            if d.kind == "answer":
+                assert line["asker"] == d.actor and set(options) == {"no", "yes"}
+                assert "must go out" in options["yes"]["label"]
+                differ += options["no"]["value"] != options["yes"]["value"]
+    assert lines >= 2 and differ >= 1
+
+
+def test_asking_is_an_option_where_expert_would_not_ask():
+    """With asking optional expert never asks: where a question is open at the going-out
+    point, ``ask`` is listed beside expert's own play, and valued."""
+    settings = _settings(n=32)
+    seen = 0
+    for events in _deals(seed=5, n=4):
+        script = deal_script(events)
+        for d in script.decisions:
+            if d.kind != "going out":
+                continue
+            code, cands, names = script.candidates(d)
+            if "ask" not in names:
+                continue
+            assert names[0] in ("out", "hold") and len(set(names)) == len(names)
+            line = D.analyse_decision(script, d, settings, 0)
+            assert {o["option"] for o in line["options"]} == set(names)
+            assert all(o["value"] is not None for o in line["options"])
+            seen += 1
+            if seen == 3:
+                return
+    assert seen >= 1
+
+
+def test_an_answer_has_no_position_file():
+    from canasta_sim.analysis.families import position_of
+
+    script = deal_script(_asking_deals(1)[0])
+    d = next(d for d in script.decisions if d.kind == "answer")
+    with pytest.raises(BadInput, match="answer decision"):
+        position_of(script, d)
+
+
+# ---- meld steps -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("policies", ["expert", "random"])
+def test_every_meld_step_played_is_one_the_family_offers(policies):
+    """The meld options (kernels/play/american/rollout.py ``meld_options_nb``) hold every step
+    the trace played, and stopping where it stopped: the engine's legal steps or the rollout
+    policy's own."""
+    from canasta_sim.analysis.american import mac_task
+    from canasta_sim.kernels.play.american import analysis as mk
+    from canasta_sim.kernels.play.american.rollout import DEC_MELD
+
+    checked = 0
+    for events in _deals(seed=5, n=2, policies=policies):
+        script = deal_script(events)
+        for d in script.decisions:
+            if d.kind != "meld":
+                continue
+            (S, A), _ = script.state(d.at)
+            cands = np.zeros(A.steps.shape[0] + 1, np.int64)
+            n, own = mac_task(script.rules_nb, mk.TASK_OPTIONS, S, A, seat=d.seat,
+                              decision=DEC_MELD, cands=cands)
+            assert d.code in list(cands[:n]) + [own], d
+            checked += d.played != "stop"
+    assert checked >= 3
+
+
+def test_meld_steps_and_stopping_are_valued():
+    settings = _settings(n=24)
+    script = deal_script(_deals(seed=5, n=1)[0])
+    melds = [d for d in script.decisions if d.kind == "meld"]
+    picked = [d for d in melds if d.played != "stop"][:2] + \
+        [d for d in melds if d.played == "stop"][:1]
+    assert len(picked) == 3
+    differ = 0
+    for d in picked:
+        line = D.analyse_decision(script, d, settings, 0)
+        options = {o["option"]: o for o in line["options"]}
+        assert d.played in options and len(options) <= D.MAX_MELD_OPTIONS
+        assert sum(o["played"] for o in line["options"]) == 1
+        if not line["forced"]:
+            assert all(o["value"] is not None or o["stopped"] for o in options.values())
+        for name, o in options.items():
+            assert o["label"] == ("stop: on to the discard" if name == "stop" else
+                                  f"lay {name}")
+        differ += len({o["value"] for o in options.values()}) > 1
+    assert differ >= 1                                  # the options are played as such

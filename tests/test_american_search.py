@@ -22,7 +22,15 @@ from canasta_sim.kernels.game.slots import (
 )
 from canasta_sim.kernels.game.state import new_state
 from canasta_sim.kernels.play.american import probe
-from canasta_sim.kernels.play.american.rollout import DEC_DISCARD, DEC_OUT, DEC_TAKE, OUT_HOLD
+from canasta_sim.kernels.play.american.rollout import (
+    DEC_DISCARD,
+    DEC_OUT,
+    DEC_TAKE,
+    OUT_ASK,
+    OUT_HOLD,
+    OUT_OWN,
+    OUT_OWN_ASKS,
+)
 from canasta_sim.kernels.play.american.tasks import play_mac_deals
 
 import canasta_sim
@@ -247,3 +255,70 @@ def test_search_gains_over_expert_on_paired_seeds():
                              policies=f"expert,{pols}").to_pandas()
     m = ((a.s0_score - a.s1_score) + (b.s1_score - b.s0_score)) / 2
     assert m.mean() > 2 * m.std(ddof=1) / np.sqrt(len(m))
+
+
+def out_candidates(p):
+    """The going-out candidates the probe listed (``rollout.out_options_nb``)."""
+    from canasta_sim.kernels.play.search import AT, R_STATS
+    return list(p.S.ws[R_STATS, AT:AT + p.choices])
+
+
+def test_going_out_lists_asking_and_its_rollouts_play_it():
+    """With asking optional expert never asks: asking is listed where a question is open, and
+    played: its values differ from holding on somewhere, and listed twice they agree."""
+    listed = differ = 0
+    for p in positions("modern-american", DEC_OUT, want=12):
+        cands = out_candidates(p)
+        assert cands[0] in (OUT_OWN, OUT_HOLD) and len(set(cands)) == len(cands)
+        if OUT_ASK not in cands:
+            continue
+        listed += 1
+        v = p.rollouts([OUT_ASK, OUT_HOLD, OUT_ASK], 0, 4)
+        assert (v[:, 0] == v[:, 2]).all()
+        differ += int((v[:, 0] != v[:, 1]).any())
+    assert listed >= 1 and differ >= 1
+
+
+def test_where_asking_is_required_expert_asks_and_may_hold():
+    for p in positions("modern-american(ask_permission=required)", DEC_OUT, want=4):
+        cands = out_candidates(p)
+        assert cands[0] in (OUT_OWN_ASKS, OUT_HOLD, OUT_OWN)
+        if cands[0] == OUT_OWN_ASKS:
+            assert cands == [OUT_OWN_ASKS, OUT_HOLD]
+
+
+def test_search_asks_its_partner_and_its_games_stay_legal():
+    """Expert never asks with asking optional, so every question of these games is a search
+    seat's searched one; the audit replays them (A41: the answer binds)."""
+    rules = parse_rules("modern-american")
+    pols = "search(decisions=8,determinizations=4,threshold=0,confidence=0),expert"
+    asks = Counter()
+    for events in trace_events("modern-american", 3, 0, 30, pols):
+        assert audit_american_deal(events, rules) == []
+        asks.update(e["seat"] % 2 for e in events if e["ev"] == "ask")
+    assert asks[0] >= 1 and asks[1] == 0
+
+
+REQUIRED = "modern-american(ask_permission=required)"
+
+
+def test_a_search_seat_asked_by_its_partner_answers_legally():
+    """With asking required expert asks before going out; its search partner's answer is
+    searched (search.search_answer_nb) and the games stay legal (A41: the answer binds)."""
+    rules = parse_rules(REQUIRED)
+    pols = "expert,search(decisions=8,determinizations=4,threshold=0,confidence=0)"
+    asked = 0
+    for events in trace_events(REQUIRED, 3, 0, 12, pols):
+        assert audit_american_deal(events, rules) == []
+        asked += sum(1 for e in events if e["ev"] == "ask" and e["seat"] % 2 == 0)
+    assert asked >= 1
+
+
+def test_an_answer_search_that_never_trusts_its_rollouts_plays_expert():
+    """The asker's turn beside a search partner (search.asked_turn_nb) is expert's own when
+    the search keeps the blueprint's yes."""
+    a = canasta_sim.simulate(deals=6, seed=3, rules=REQUIRED,
+                             policies="expert,search(decisions=8,threshold=1e9)")
+    b = canasta_sim.simulate(deals=6, seed=3, rules=REQUIRED, policies="expert,expert")
+    for k in range(2):
+        assert a.column(f"s{k}_score").equals(b.column(f"s{k}_score"))

@@ -6,8 +6,9 @@ deal state at each (docs/analysis.md, "Modern American").
 (docs/american.md, "Traces") turned into rows of ``kernels/play/american/analysis.py``'s
 script (``OP_*``) and the family's deal state: a pair ``(S, A)``, classic's deal state and
 the family's :class:`MacState`.  The decisions valued are the take or the draw at the start
-of a turn (after the turn's threes), the partner's answer (A41) and the discard; a turn's
-melds and its going out are played as the trace played them.
+of a turn (after the turn's threes), going out, holding on or asking the partner after the
+draw, the partner's answer at a question (A41) and the discard; a turn's meld steps are
+played as the trace played them.
 """
 from __future__ import annotations
 
@@ -34,15 +35,30 @@ from canasta_sim.kernels.game.layout import (
 from canasta_sim.kernels.game.slots import ST_DECK_N, ST_PILE_N, ST_STOCK_POS, ST_TRACE_ON
 from canasta_sim.kernels.play.american import analysis as mk
 from canasta_sim.kernels.play.american.rollout import (
+    ANSWER_YES,
+    DEC_ANSWER,
     DEC_DISCARD,
+    DEC_MELD,
     DEC_OUT,
     DEC_TAKE,
+    OUT_ASK,
     OUT_HOLD,
+    OUT_OWN,
+    OUT_OWN_ASKS,
     TAKE_PILE,
 )
-from canasta_sim.kernels.play.analysis import VALID
+from canasta_sim.kernels.play.analysis import MELD_STOP, VALID
 
-from .position import TRACE_INTS, DealScript, Decision, _counts, _kind
+from .position import (
+    DECISION_KINDS,
+    TRACE_INTS,
+    DealScript,
+    Decision,
+    _counts,
+    _kind,
+    meld_code,
+    meld_label,
+)
 
 END_CODES = {"out": END_OUT, "stock": END_STOCK, "special": END_SPECIAL}
 
@@ -76,20 +92,24 @@ class MacDecisions:
 
     def candidates(self, decision) -> tuple:
         """The decision's kernel code (rollout.DEC_*), its candidates and their names (see
-        :func:`option_name`); no candidate: no decision (a going-out choice when the rollout
-        policy would not go out)."""
+        :func:`option_name`); no candidate: no decision (a going-out point with nothing to
+        choose, kernels/play/american/rollout.py ``out_options_nb``)."""
         code = DECISION_CODES[decision.kind]
         S, A = self.state(decision.at)[0]
-        cands = _zeros(NKINDS)
-        n, _ = mac_task(self.rules_nb, mk.TASK_OPTIONS, S, A, seat=decision.seat,
-                        decision=code, cands=cands)
+        cands = _zeros(A.steps.shape[0] + NKINDS)
+        n, own = mac_task(self.rules_nb, mk.TASK_OPTIONS, S, A, seat=decision.seat,
+                          decision=code, cands=cands)
         found = [int(c) for c in cands[:n]]
+        if code == DEC_MELD:
+            from .deal import meld_choice
+
+            found, _ = meld_choice(found, int(own), decision.code)
         return code, found, [option_name(code, c) for c in found]
 
     def labels(self, pos, decision, names) -> dict:
         """Readable labels of the options (docs/analysis.md, "Modern American"): the pile and
         its top card of a take, the stock and the turn card of a draw, the talon an opening's
-        discard brings, what going out or holding means."""
+        discard brings, what going out, holding, asking and an answer mean."""
         return {name: option_label(self.rules, pos, decision, name) for name in names}
 
     def rollout_batch(self, pos, view, seat, decision, cands, key, first, values, ro):
@@ -140,6 +160,7 @@ class MacDealScript(MacDecisions, DealScript):
         turn = -1
         open_seat = -1             # the seat whose turn is under way
         out_point = False          # the turn's going-out choice is still to come
+        steps = []                 # the open turn's meld decisions (dropped if it goes out)
         before_turns = self.rules.mac_threes_timing == "after_deal"
         for i, ev in enumerate(self.events):
             at_event.append(len(rows))
@@ -151,7 +172,7 @@ class MacDealScript(MacDecisions, DealScript):
                 open_seat = seat
             if kind in ("meld", "ask", "discard") and out_point:
                 decisions.append(Decision("going out", seat, seat, len(rows), i, turn,
-                                          "out" if self._turn_goes_out(i) else "hold"))
+                                          self._out_played(i)))
                 out_point = False
             if kind in ("draw", "take"):
                 before_turns = False
@@ -167,14 +188,23 @@ class MacDealScript(MacDecisions, DealScript):
                              ("deal", "stock", "kept").index(ev["from"]), 0, 0))
             elif kind == "meld":
                 rank = _kind(ev["rank"])
-                rows.append((mk.OP_MELD, seat, rank) + step_counts(rank, ev["cards"]))
+                step = (rank,) + step_counts(rank, ev["cards"])
+                code = meld_code(*step)
+                steps.append(Decision("meld", seat, seat, len(rows), i, turn,
+                                      meld_label(code), code))
+                rows.append((mk.OP_MELD, seat) + step)
             elif kind == "ask":
+                decisions.append(Decision("answer", (seat + 2) % 4, seat, len(rows), i, turn,
+                                          "yes" if ev["answer"] else "no"))
                 rows.append((mk.OP_ASK, seat, int(bool(ev["answer"])), 0, 0, 0))
             elif kind == "discard":
                 out = self._goes_out(i)
-                if not out:
+                if not out:                 # a turn gone out: its melds were going out's
                     decisions.append(Decision("discard", seat, seat, len(rows), i, turn,
                                               ev["card"]))
+                    decisions += steps + [Decision("meld", seat, seat, len(rows), i, turn,
+                                                   "stop", MELD_STOP)]
+                steps = []
                 rows.append((mk.OP_DISCARD, seat, _kind(ev["card"]), int(out), 0, 0))
                 open_seat = -1
             elif kind == "special":
@@ -182,7 +212,7 @@ class MacDealScript(MacDecisions, DealScript):
             elif kind == "end":
                 reason = END_CODES.get(ev.get("reason"), END_STOCK)
                 rows.append((mk.OP_END, max(open_seat, 0), reason, 0, 0, 0))
-        decisions.sort(key=lambda d: (d.at, d.event))
+        decisions.sort(key=lambda d: (d.at, d.event, DECISION_KINDS.index(d.kind)))
         moves = np.zeros((max(len(rows), 1), mk.SCRIPT_COLS), np.int64)
         for r, row in enumerate(rows):
             moves[r] = row
@@ -192,15 +222,18 @@ class MacDealScript(MacDecisions, DealScript):
         """Whether the discard of event ``i`` goes out (an ``out`` line follows it)."""
         return i + 1 < len(self.events) and self.events[i + 1]["ev"] == "out"
 
-    def _turn_goes_out(self, i) -> bool:
-        """Whether the turn under way at event ``i`` ends with its seat going out."""
+    def _out_played(self, i) -> str:
+        """What the turn under way at event ``i`` played at its going-out point: ``ask`` (it
+        asked its partner, A41), ``out`` (it went out without asking) or ``hold``."""
         for j in range(i, len(self.events)):
             kind = self.events[j]["ev"]
+            if kind == "ask":
+                return "ask"
             if kind == "discard":
-                return self._goes_out(j)
+                return "out" if self._goes_out(j) else "hold"
             if kind == "end":
-                return False
-        return False
+                return "hold"
+        return "hold"
 
     def _take_rows(self, ev, seat, rows):
         """OP_TAKE (the take meld: the pair and the top card, A29), then OP_TAKE_MELD for each
@@ -236,16 +269,25 @@ class MacDealScript(MacDecisions, DealScript):
         return MacPosition(S, A), buf[:used]
 
 
-DECISION_CODES = {"take": DEC_TAKE, "going out": DEC_OUT, "discard": DEC_DISCARD}
+DECISION_CODES = {"take": DEC_TAKE, "going out": DEC_OUT, "answer": DEC_ANSWER,
+                  "meld": DEC_MELD, "discard": DEC_DISCARD}
+OUT_NAMES = {OUT_OWN: "out", OUT_HOLD: "hold", OUT_ASK: "ask", OUT_OWN_ASKS: "ask"}
+OUT_LABELS = {"out": "go out this turn, as expert plays it",
+              "hold": "hold: do not go out this turn",
+              "ask": "ask the partner (A41: the answer binds), then as expert plays it"}
 
 
 def option_name(code, cand) -> str:
     """The name of a candidate, as the decision's ``played`` names it: ``draw``/``take``,
-    ``out``/``hold``, or a card token."""
+    ``out``/``hold``/``ask``, ``no``/``yes``, or a card token."""
     if code == DEC_TAKE:
         return "take" if cand == TAKE_PILE else "draw"
     if code == DEC_OUT:
-        return "hold" if cand == OUT_HOLD else "out"
+        return OUT_NAMES[cand]
+    if code == DEC_ANSWER:
+        return "yes" if cand == ANSWER_YES else "no"
+    if code == DEC_MELD:
+        return meld_label(cand)
     return TOKENS[cand]
 
 
@@ -263,8 +305,13 @@ def option_label(rules, pos, decision, name) -> str:
             A.x[X_TURN_CARD] == 0 else ""
         return f"draw (stock {stock}{turn})"
     if decision.kind == "going out":
-        return ("go out this turn, as expert plays it" if name == "out" else
-                "hold: do not go out this turn")
+        return OUT_LABELS[name]
+    if decision.kind == "meld":
+        return "stop: on to the discard" if name == "stop" else f"lay {name}"
+    if decision.kind == "answer":
+        if name == "yes":
+            return f"yes: seat {decision.actor} must go out this turn (A41)"
+        return f"no: seat {decision.actor} may not go out this turn (A41)"
     label = f"discard {name}"
     which = int(A.x[X_TURN_TALON])
     if which != TALON_NONE and A.x[X_TURN_OPENING] == 1:

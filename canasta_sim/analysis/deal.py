@@ -87,16 +87,23 @@ def meld_candidates(script: DealScript, S, decision, ro: Rollouts) -> tuple:
     out = np.zeros(MAX_OPTS, np.int64)
     n, own = call(3, script.rules_nb, S, np.zeros(1, np.int32), None, 0, None, 0, 0, None,
                   pol=ro.pol.copy(), params=ro.params.copy(), seat=decision.seat, cands=out)
-    listed = [int(c) for c in out[:n]]
-    offered = listed + ([int(own)] if own != k.NO_STEP else [])
-    first = [decision.code] + offered[n:] + [c for c in listed if c == k.MELD_STOP]
+    return meld_choice([int(c) for c in out[:n]], int(own), decision.code)
+
+
+def meld_choice(listed, own, played) -> tuple:
+    """The meld candidates valued (docs/analysis.md, "Meld steps"): the step played, the
+    policy's own (``own``; NO_STEP: none), stopping when ``listed``, then the rest of
+    ``listed`` in its order, at most MAX_MELD_OPTIONS; and whether the played step is one the
+    engine lists or the policy takes.  Classic's and Modern American's meld decisions."""
+    offered = listed + ([own] if own != k.NO_STEP else [])
+    first = [played] + offered[len(listed):] + [c for c in listed if c == k.MELD_STOP]
     cands = list(dict.fromkeys(first))
     for c in listed:
         if len(cands) >= MAX_MELD_OPTIONS:
             break
         if c not in cands:
             cands.append(c)
-    return cands, decision.code in offered
+    return cands, played in offered
 
 
 def candidates(script: DealScript, S, decision, ro: Rollouts = None) -> tuple:

@@ -233,7 +233,11 @@ def deal_hidden(S, A, rules, seat, hand_sizes, left, stock):
 
 
 def position_of(script, decision) -> dict:
-    """The position file of a decision of a traced Modern American deal."""
+    """The position file of a decision of a traced Modern American deal (a take, going out
+    or a discard: an answer's or a meld step's is not written)."""
+    if decision.kind not in KINDS:
+        raise BadInput(f"a position file of a {decision.kind} decision: accepted for "
+                       f"family=modern_american: {', '.join(KINDS)}")
     (S, A), _ = script.state(decision.at)
     seat, n = decision.seat, script.seats
 

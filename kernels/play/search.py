@@ -241,9 +241,16 @@ def hidden_pool_nb(rules, S, seat, pool, unseen):
         if pile[i] == RED3:
             red3 -= 1
     unseen[RED3] = max(red3, 0)
+    return pool_from_counts_nb(unseen, pool)
+
+
+@kernel
+def pool_from_counts_nb(counts, pool):
+    """Write the cards counted by kind in ``counts`` into ``pool``, in order of kind; returns
+    how many."""
     n = 0
     for kind in range(NKINDS):
-        for _ in range(unseen[kind]):
+        for _ in range(counts[kind]):
             pool[n] = kind
             n += 1
     return n

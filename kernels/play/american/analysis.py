@@ -19,8 +19,13 @@ An opening that would not stand stops the replay (the trace is not the engine's)
 
 **The options and their values.** At a decision of the replayed deal, :func:`options_nb`
 lists the candidates as the family's rollouts encode them (kernels/play/american/rollout.py,
-``DEC_*``): the draw and, where it is open, the take; going out as the rollout policy would,
-or holding on, when that policy would go out; every legal discard.  The rollouts are that
+``DEC_*``): the draw and, where it is open, the take; the rollout policy's own play after
+the draw, holding on when that play goes out, asking the partner at the first chance where
+the question is open (:func:`.rollout.out_options_nb`); every legal meld step that does
+not go out and stopping, before each meld step of a turn that did not go out and at its end
+(:func:`.rollout.meld_options_nb`); the partner's answer, no or yes, at a question of the
+trace (played by the asker's turn from the question on, the
+determinizations from the partner's view); every legal discard.  The rollouts are that
 module's (:func:`.rollout.rollouts_nb`: the hidden cards dealt again, each candidate played
 on the same deals, the deal played to its end by ``expert``); the statistics are the
 caller's (canasta_sim/analysis/rollout.py).
@@ -41,15 +46,12 @@ from ...game.american.moves import (
 from ...game.american.pile import (
     TALON_NONE,
     stock_left_nb,
-    talon_earned_nb,
-    talon_size_nb,
 )
 from ...game.american.deal import deal_cards_nb
 from ...game.american.state import (
     mac_record_nb,
     X_ASKED,
     X_KEPT,
-    X_SIDE_TALON,
     X_SPECIAL_SEAT,
     X_TENTATIVE,
     X_TURN_ANSWER,
@@ -67,7 +69,6 @@ from ...game.layout import END_STOCK, EV_ASK, EV_END
 from ...game.rng import seed_streams_nb
 from ...game.slots import (
     SEAT_HAD_TURN,
-    SIDE_MELDED,
     ST_DECK_N,
     ST_DEALER,
     ST_END_REASON,
@@ -82,16 +83,20 @@ from ...game.trace_events import ev_simple_nb
 from ...jit import entry, kernel
 from .deals import score_mac_deal_nb
 from .rollout import (
+    ANSWER_NO,
+    ANSWER_YES,
+    DEC_ANSWER,
+    DEC_MELD,
     DEC_OUT,
     DEC_TAKE,
-    OUT_HOLD,
-    OUT_OWN,
     TAKE_DRAW,
     TAKE_PILE,
-    goes_out_nb,
+    meld_options_nb,
+    out_options_nb,
     rollouts_nb,
 )
 from .turn import (
+    begin_opening_nb,
     begin_turn_nb,
     count_take_nb,
     legal_discards_nb,
@@ -160,21 +165,6 @@ def draw_as_nb(S, A, buf, seat):
     if card == RED3 or card == BLACK3:
         A.x[X_KEPT + seat] = threes_in_nb(S.hands[seat])
     A.x[X_TURN_STOCK] = stock_left_nb(S.st)
-
-
-@kernel
-def begin_opening_nb(mac, S, A, seat):
-    """A25, A32: the first meld of a drawing turn whose side has not melded starts its
-    tentative opening and fixes the talon it would earn, as ``turn.meld_phase_nb`` does."""
-    side = seat % 2
-    x = A.x
-    x[X_TURN_OPENING] = 1
-    x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
-                                      S.sidev[1 - side, SIDE_MELDED] == 1,
-                                      x[X_SIDE_TALON + side] > 0)       # A32
-    if talon_size_nb(mac, x[X_TURN_TALON]) == 0:
-        x[X_TURN_TALON] = TALON_NONE                                    # A17
-    begin_tentative_nb(S, A, seat, 0)
 
 
 @kernel
@@ -294,20 +284,24 @@ def take_options_nb(mac, S, seat, cands):
 @kernel
 def options_nb(mac, S, A, buf, seat, decision, cands):
     """The candidates of ``seat``'s ``decision`` (rollout.DEC_*) in the replayed state, into
-    ``cands``; returns their number (0: no decision here, a going-out choice when the
-    rollout policy would not go out this turn)."""
+    ``cands``; returns their number (0: no decision here, a going-out choice with nothing to
+    choose: :func:`.rollout.out_options_nb`) and, for a meld decision, the rollout policy's
+    own step's code (:func:`.rollout.meld_options_nb`; else 0).  An answer's are no and yes
+    (A41)."""
     if decision == DEC_TAKE:
-        return take_options_nb(mac, S, seat, cands)
+        return take_options_nb(mac, S, seat, cands), 0
     if decision == DEC_OUT:
-        if not goes_out_nb(mac, S, A, buf, seat):
-            return 0
-        cands[0] = OUT_OWN
-        cands[1] = OUT_HOLD
-        return 2
+        return out_options_nb(mac, S, A, buf, seat, cands), 0
+    if decision == DEC_MELD:
+        return meld_options_nb(mac, S, A, seat, cands)
+    if decision == DEC_ANSWER:
+        cands[0] = ANSWER_NO
+        cands[1] = ANSWER_YES
+        return 2, 0
     n = legal_discards_nb(mac, S, A, seat)
     for i in range(n):
         cands[i] = S.ws[WS_ORDER, i]
-    return n
+    return n, 0
 
 
 # ---- the entry ------------------------------------------------------------------------------
@@ -327,7 +321,7 @@ def mac_analysis_nb(task, mac, S, A, buf, moves, stop, deck, size, dealer, score
                     values)
         return values.shape[0], 0
     if task == TASK_OPTIONS:
-        return options_nb(mac, S, A, buf, seat, decision, cands), 0
+        return options_nb(mac, S, A, buf, seat, decision, cands)
     mac_deal_given_nb(mac, S, A, buf, deck, size, dealer, scores_before)
     done = mac_script_nb(mac, S, A, buf, pol, params, moves, stop)
     score_mac_deal_nb(mac, S, A, row)

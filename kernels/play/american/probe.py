@@ -10,22 +10,11 @@ from ...game.american.state import mac_record_nb
 from ...game.american.steps import GOES_ON
 from ...jit import entry, kernel
 from .deals import start_mac_deal_nb
-from .rollout import (
-    DEC_OUT,
-    DEC_TAKE,
-    determinize_nb,
-    rollout_tables_nb,
-    rollouts_nb,
-)
-from .turn import (
-    DEAL_OVER,
-    draw_part_nb,
-    legal_discards_nb,
-    melds_part_nb,
-    open_turn_nb,
-    play_turn_nb,
-    take_open_nb,
-)
+from ..search import AT, R_STATS
+from .rollout import DEC_OUT, DEC_TAKE, determinize_nb, out_options_nb, rollout_tables_nb
+from .rollout import rollouts_nb
+from .turn import DEAL_OVER, draw_part_nb, legal_discards_nb, melds_part_nb, open_turn_nb
+from .turn import play_turn_nb, take_open_nb
 
 PROBE_REACH = 0          # play deal ``deal`` with expert to ``decision`` in turn ``turn``
 PROBE_DETERMINIZE = 1    # W, A2 <- determinization ``d0`` of seat's decision with ``key``
@@ -35,8 +24,9 @@ PROBE_ROLLOUTS = 2       # values <- rollouts_nb of cands
 @kernel
 def advance_to_decision_nb(mac, S, A, buf, pol, params, seat, decision):
     """Play ``seat``'s turn by ``pol`` up to ``decision``'s point (rollout.py's docstring);
-    returns how many choices there are (the legal discards, 2 for a take that is open or a
-    turn that reaches its meld steps), 0 if the point has no choice or is not reached."""
+    returns how many choices there are (the legal discards, left in ``ws[WS_ORDER]``; 2 for a
+    take that is open; the going-out candidates, left in ``ws[R_STATS, AT:]``), 0 if the
+    point has no choice or is not reached."""
     if open_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER:
         return 0
     if decision == DEC_TAKE:
@@ -44,7 +34,7 @@ def advance_to_decision_nb(mac, S, A, buf, pol, params, seat, decision):
     if draw_part_nb(mac, S, A, buf, pol, params, seat, -1) == DEAL_OVER:
         return 0
     if decision == DEC_OUT:
-        return 2
+        return out_options_nb(mac, S, A, buf, seat, S.ws[R_STATS, AT:AT + 3])
     if melds_part_nb(mac, S, A, buf, pol, params, seat, False) != GOES_ON:
         return 0
     return legal_discards_nb(mac, S, A, seat)

@@ -10,11 +10,27 @@ at the point where the turn reaches it; a candidate is one int:
   (A29-A31; where the take is not open, or a side that has not melded cannot open with it,
   A26, the seat draws).  Only when ``turn.take_open_nb`` holds is there a choice.
 * ``DEC_OUT`` (1): after the draw and a special hand (``turn.draw_part_nb``), before the meld
-  steps.  Candidates: ``OUT_OWN`` (0) the rest of the turn as the rollout policy plays it,
-  ``OUT_HOLD`` (1) the seat may not go out this turn (no step that goes out is listed, as
-  after a partner's "no", A41).  There is a choice only when the seat's own play would go
-  out: :func:`goes_out_nb`.  (Asking the partner is the rollout policy's own: the family's
-  club players ask only where asking is required, docs/american.md.)
+  steps.  Candidates: ``OUT_OWN`` (0) the rest of the turn as the rollout policy plays it
+  (it goes out, without asking), ``OUT_HOLD`` (1) the seat may not go out this turn (no step
+  that goes out is listed, as after a partner's "no", A41), ``OUT_ASK`` (2) the seat asks
+  its partner at its first chance in this meld phase (A41: ten cards or fewer and a step
+  that goes out listed; ``turn.ASK_CHOSEN``), its partner answers as its player would and
+  the answer binds, and ``OUT_OWN_ASKS`` (3) the policy's own play where that play asks
+  (played as ``OUT_OWN``).  :func:`out_options_nb` lists them, the policy's own first.
+* ``DEC_ANSWER`` (3): the partner's answer to a question (A41), decided by the partner:
+  ``ANSWER_NO`` (0), ``ANSWER_YES`` (1).  The state is the asker's turn right before its
+  question (its meld steps so far laid); the rollout determinizes from the partner's view
+  (``seat`` is the partner), then the asker asks at its first chance with the candidate as
+  the answer (``turn.ASK_CHOSEN_NO``, ``ASK_CHOSEN_YES``) and plays on.  The asker's hand
+  is dealt again like any hidden hand, so a determinized asker that cannot go out never asks
+  and both answers play alike there.
+* ``DEC_MELD`` (4): before a meld step of the seat's meld phase, or at its end (after the
+  draw and any steps laid, a tentative opening still open).  Candidates: a meld step's code
+  (kernels/play/analysis.py ``meld_code_nb``: row, naturals, deuces, jokers) among the legal
+  steps that do not go out (going out is ``DEC_OUT``'s), or ``MELD_STOP`` (on to the
+  discard; a tentative opening that does not stand is put back, as the turn puts it back)
+  unless a partner's yes binds the seat (A41): :func:`meld_options_nb`.  The step is laid,
+  the policy plays the rest of the meld steps, the opening is settled (A25-A28).
 * ``DEC_DISCARD`` (2): after the meld steps (``turn.melds_part_nb`` returned ``GOES_ON``),
   before the discard.  Candidates: a card kind (``cards.py``: 0..NKINDS-1) among the legal
   discards (``turn.legal_discards_nb``); after it, the talon if the turn earned one (A33).
@@ -54,9 +70,19 @@ import numpy as np
 
 from ...game.american.pile import TALON_FIRST, TALON_SECOND, set_aside_start_nb, talon_size_nb
 from ...game.american.rules_nb import TalonSource, ThreesTiming
-from ...game.american.state import MAX_LOG, NX, X_KEPT, X_TALONS_TAKEN, MacState
+from ...game.american.state import (
+    MAX_LOG,
+    NX,
+    X_ASKED,
+    X_KEPT,
+    X_TALONS_TAKEN,
+    X_TENTATIVE,
+    X_TURN_ANSWER,
+    MacState,
+)
 from ...game.american.scoring import N_ITEMS
-from ...game.american.steps import GOES_ON, GOES_OUT
+from ...game.american.moves import apply_step_nb
+from ...game.american.steps import GOES_ON, GOES_OUT, legal_steps_nb, may_ask_nb, step_kind_nb
 from ...game.american.threes import may_keep_three_nb, threes_in_nb
 from ...game.cards import BLACK3, MELD_KINDS, NKINDS, RED3
 from ...game.deal import shuffle_nb
@@ -64,7 +90,9 @@ from ...game.layout import MAX_SEATS, NPARAMS
 from ...game.slots import M_COLS, SEAT_HAD_TURN, SIDE_MELDED, ST_DECK_N, ST_NSEATS, ST_STOCK_POS
 from ...game.state import row_total_nb
 from ...jit import kernel, level
+from ...players.american_user import pick_step_nb
 from ...players.ids import POLICY_EXPERT
+from ..analysis import CODE_BASE, MELD_STOP, meld_code_nb
 from ..search import (
     AT,
     R_POOL,
@@ -74,24 +102,38 @@ from ..search import (
     copy_state_nb,
     expert_row_nb,
     playout_seed_nb,
+    pool_from_counts_nb,
     scratch_state_nb,
 )
 from .turn import (
+    ASK_CHOSEN,
+    ASK_CHOSEN_NO,
+    ASK_CHOSEN_YES,
     DEAL_OVER,
+    begin_opening_nb,
+    close_melds_nb,
     discard_phase_nb,
     draw_part_nb,
     melds_part_nb,
+    opening_stands_nb,
     play_to_end_nb,
     side_total_nb,
+    step_loop_nb,
 )
 
 DEC_TAKE = 0
 DEC_OUT = 1
 DEC_DISCARD = 2
+DEC_ANSWER = 3
+DEC_MELD = 4
 TAKE_DRAW = 0
 TAKE_PILE = 1
 OUT_OWN = 0
 OUT_HOLD = 1
+OUT_ASK = 2
+OUT_OWN_ASKS = 3
+ANSWER_NO = 0
+ANSWER_YES = 1
 SIDES = 2
 
 # the scratch family state's small arrays, in row R_POOL of ws from column MAC_AT (the pool of
@@ -187,12 +229,7 @@ def hidden_cards_nb(mac, S, A, seat, counts, pool):
                 counts[S.deck[i]] += 1
     for i in range(st[ST_STOCK_POS], st[ST_DECK_N]):
         counts[S.deck[i]] += 1
-    n = 0
-    for k in range(NKINDS):
-        for _ in range(counts[k]):
-            pool[n] = k
-            n += 1
-    return n
+    return pool_from_counts_nb(counts, pool)
 
 
 @kernel
@@ -298,6 +335,87 @@ def rollout_tables_nb(ws):
     return pol, params
 
 
+@kernel
+def chosen_answer_nb(decision, cand):
+    """What a ``DEC_OUT`` or ``DEC_ANSWER`` candidate sets the turn's ``X_TURN_ANSWER`` to
+    before the meld steps (``turn.ASK_CHOSEN*``), or -1: the player's own (hold aside)."""
+    if decision == DEC_OUT and cand == OUT_ASK:
+        return ASK_CHOSEN
+    if decision == DEC_ANSWER:
+        return ASK_CHOSEN_YES if cand == ANSWER_YES else ASK_CHOSEN_NO
+    return -1
+
+
+@level
+def melds_by_choice_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
+    """The meld steps of ``seat``'s turn (``turn.melds_part_nb``) with candidate ``cand`` of
+    ``decision`` (``DEC_OUT``, ``DEC_ANSWER``; any other plays the policy's own): a hold, a
+    question asked at the first chance, a given answer.  Returns GOES_OUT or GOES_ON."""
+    chosen = chosen_answer_nb(decision, cand)
+    if chosen != -1:
+        A2.x[X_TURN_ANSWER] = chosen
+    return melds_part_nb(mac, W, A2, buf, pol, params, seat,
+                         decision == DEC_OUT and cand == OUT_HOLD)
+
+
+@kernel
+def step_of_code_nb(code):
+    """(row, naturals, deuces, jokers) of a meld step's code (``analysis.meld_code_nb``)."""
+    return (code % CODE_BASE, code // CODE_BASE % CODE_BASE,
+            code // (CODE_BASE * CODE_BASE) % CODE_BASE,
+            code // (CODE_BASE * CODE_BASE * CODE_BASE))
+
+
+@level
+def meld_candidate_nb(mac, W, A2, buf, pol, params, seat, code):
+    """Play meld candidate ``code`` (``DEC_MELD``): lay the step, then the rest of the meld
+    steps by ``pol``, or stop; then settle a tentative opening.  Returns GOES_ON or
+    GOES_OUT."""
+    kind = GOES_ON
+    if code != MELD_STOP:
+        opening_point_nb(mac, W, A2, seat)
+        row, nat, deuces, jokers = step_of_code_nb(code)
+        kind = step_kind_nb(mac, W, A2, seat, row, nat, deuces, jokers, True)
+        apply_step_nb(W, A2, buf, seat, row, nat, deuces, jokers)            # A15
+        if kind == GOES_ON:
+            kind = step_loop_nb(mac, W, A2, buf, pol, params, seat)
+    return close_melds_nb(mac, W, A2, buf, seat, kind)
+
+
+@kernel
+def opening_point_nb(mac, W, A2, seat):
+    """Before the first meld step of a side that has not melded: its tentative opening
+    begins (``turn.begin_opening_nb``, A25)."""
+    if W.sidev[seat % 2, SIDE_MELDED] == 0 and A2.x[X_TENTATIVE] == 0:
+        begin_opening_nb(mac, W, A2, seat)
+
+
+@level
+def meld_options_nb(mac, S, A, seat, cands):
+    """The candidates of the seat's ``DEC_MELD`` point, into ``cands``: the codes of the legal
+    steps that do not go out (``steps.legal_steps_nb``; a side that has not melded lists
+    them as its tentative opening's, on a copy), then ``MELD_STOP`` unless a yes binds
+    (A41).  Returns their number and the rollout policy's own choice among them."""
+    ws = S.ws
+    W = scratch_state_nb(ws)
+    A2 = scratch_mac_nb(ws, A)
+    copy_deal_nb(S, A, W, A2)
+    opening_point_nb(mac, W, A2, seat)
+    n = legal_steps_nb(mac, W, A2, seat, False)
+    steps = A2.steps
+    for i in range(n):
+        cands[i] = meld_code_nb(steps[i, 0], steps[i, 1], steps[i, 2], steps[i, 3])
+    bound = A2.x[X_TURN_ANSWER] == 1
+    pending = A2.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, W, A2, seat)
+    pol, params = rollout_tables_nb(ws)
+    i = pick_step_nb(pol, params, mac, W, A2, seat, n, pending or bound)
+    own = MELD_STOP if i < 0 else cands[i]
+    if bound:
+        return n, own
+    cands[n] = MELD_STOP
+    return n + 1, own
+
+
 @level
 def finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
     """Play candidate ``cand`` of ``decision`` (module docstring) in ``W`` and the rest of the
@@ -306,9 +424,10 @@ def finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
     if decision == DEC_TAKE:
         if draw_part_nb(mac, W, A2, buf, pol, params, seat, cand) == DEAL_OVER:
             return DEAL_OVER
-    if decision != DEC_DISCARD:
-        kind = melds_part_nb(mac, W, A2, buf, pol, params, seat,
-                             decision == DEC_OUT and cand == OUT_HOLD)
+    if decision == DEC_MELD:
+        kind = meld_candidate_nb(mac, W, A2, buf, pol, params, seat, cand)
+    elif decision != DEC_DISCARD:
+        kind = melds_by_choice_nb(mac, W, A2, buf, pol, params, seat, decision, cand)
     card = cand if decision == DEC_DISCARD else -1
     return discard_phase_nb(mac, W, A2, buf, pol, params, seat, kind, card)
 
@@ -327,31 +446,67 @@ def deal_scores_nb(mac, W, A2, out):
         out[side] = side_total_nb(mac, W, A2, side)
 
 
+@kernel
+def player_of_nb(seat, decision):
+    """The seat whose turn plays ``seat``'s ``decision``: the asker for a partner's answer
+    (A41), else the seat itself."""
+    return (seat + 2) % 4 if decision == DEC_ANSWER else seat
+
+
 @level
 def rollouts_nb(mac, S, A, buf, seat, decision, cands, nc, key, d0, values):
     """Value the candidates ``cands[:nc]`` of ``seat``'s ``decision`` in the deal ``S``, ``A``
     (stopped at that decision): for each ``i`` < ``values.shape[0]`` and candidate ``c``, play
-    ``c`` on determinization ``d0 + i`` of ``key`` and the deal to its end with ``expert`` at
-    every seat, and write every side's deal score into ``values[i, c, side]`` (int64).
-    ``S`` and ``A`` are left as they were (but ``A``'s scratch arrays, module docstring)."""
+    ``c`` on determinization ``d0 + i`` of ``key`` (from ``seat``'s view) and the deal to its
+    end with ``expert`` at every seat, and write every side's deal score into
+    ``values[i, c, side]`` (int64).  ``S`` and ``A`` are left as they were (but ``A``'s
+    scratch arrays, module docstring)."""
     ws = S.ws
     W = scratch_state_nb(ws)
     A2 = scratch_mac_nb(ws, A)
     pol, params = rollout_tables_nb(ws)
+    player = player_of_nb(seat, decision)
     for i in range(values.shape[0]):
         for c in range(nc):
             determinize_nb(mac, S, A, W, A2, seat, key, d0 + i)
-            play_candidate_nb(mac, W, A2, buf, pol, params, seat, decision, cands[c])
+            play_candidate_nb(mac, W, A2, buf, pol, params, player, decision, cands[c])
             deal_scores_nb(mac, W, A2, values[i, c])
 
 
 @level
-def goes_out_nb(mac, S, A, buf, seat):
-    """Whether the seat, at its ``DEC_OUT`` point, would go out this turn by the rollout
-    policy's play (its own turn does not depend on the hidden cards: played on a plain copy)."""
+def own_meld_play_nb(mac, S, A, buf, seat, cand):
+    """The seat's meld steps from its ``DEC_OUT`` point with candidate ``cand``, played by the
+    rollout policy on a plain copy (its own turn does not depend on the hidden cards; its
+    partner's answer, expert's, neither): (whether it goes out, whether it asks)."""
     ws = S.ws
     W = scratch_state_nb(ws)
     A2 = scratch_mac_nb(ws, A)
     pol, params = rollout_tables_nb(ws)
     copy_deal_nb(S, A, W, A2)
-    return melds_part_nb(mac, W, A2, buf, pol, params, seat, False) == GOES_OUT
+    kind = melds_by_choice_nb(mac, W, A2, buf, pol, params, seat, DEC_OUT, cand)
+    return kind == GOES_OUT, A2.x[X_ASKED + seat] > A.x[X_ASKED + seat]
+
+
+@level
+def out_options_nb(mac, S, A, buf, seat, cands):
+    """The candidates of the seat's ``DEC_OUT`` point, into ``cands``, the rollout policy's own
+    play first: ``OUT_OWN`` (it goes out without asking) or ``OUT_OWN_ASKS`` (it asks, A41) or
+    ``OUT_HOLD`` (it does not go out); then ``OUT_HOLD`` if it goes out, and ``OUT_ASK`` if it
+    does not ask and a question asked at the first chance would be (A41: asking allowed,
+    not yet spent).  Returns their number, or 0 when there is no choice."""
+    out, asks = own_meld_play_nb(mac, S, A, buf, seat, OUT_OWN)
+    n = 1
+    if asks:
+        cands[0] = OUT_OWN_ASKS
+    elif out:
+        cands[0] = OUT_OWN
+    else:
+        cands[0] = OUT_HOLD
+    if out:
+        cands[n] = OUT_HOLD
+        n += 1
+    if not asks and may_ask_nb(mac, A, seat) and own_meld_play_nb(mac, S, A, buf, seat,
+                                                                  OUT_ASK)[1]:
+        cands[n] = OUT_ASK
+        n += 1
+    return n if n > 1 else 0

@@ -8,8 +8,11 @@ its bit is in the ``decisions`` parameter:
 
 * **take or draw** (``SEARCH_TAKE``, 4): when the seat may take the pile (A29-A31), taking it
   and drawing, the blueprint's choice first;
-* **going out** (``SEARCH_OUT``, 8): when the blueprint would go out this turn, going out as
-  it would and holding on (no going out this turn);
+* **going out or asking** (``SEARCH_OUT``, 8): after the draw, the blueprint's own play and
+  each other choice ``rollout.out_options_nb`` lists: holding on (no going out this turn)
+  when the blueprint would go out, and asking the partner at the first chance (A41) when
+  the blueprint would not ask and the question is open; and, in its partner's turn, its
+  answer when that partner will ask it (yes, the blueprint's, or no: :func:`asked_turn_nb`);
 * **the discard** (``SEARCH_DISCARD``, 1): the blueprint's best ``candidates`` discards, in
   the order of its own choice (its best, then its best of the rest ...).
 
@@ -28,7 +31,9 @@ import numpy as np
 from ...game.cards import NKINDS
 from ...jit import kernel, level
 from ...players.american import pick_discard_nb, takes_pile_nb
-from ...players.ids import POLICY_SEARCH
+from ...game.american.state import X_ASKED, X_TURN_ANSWER
+from ...game.american.steps import may_ask_nb
+from ...players.ids import POLICY_SEARCH, POLICY_USER
 from ..search import (
     AT,
     MAX_CANDIDATES,
@@ -44,28 +49,26 @@ from ..search import (
     add_gain_nb,
     choose_nb,
     decision_key_nb,
+    scratch_state_nb,
 )
 from .rollout import (
+    ANSWER_NO,
+    ANSWER_YES,
+    DEC_ANSWER,
     DEC_DISCARD,
     DEC_OUT,
     DEC_TAKE,
-    OUT_HOLD,
     OUT_OWN,
     TAKE_DRAW,
     TAKE_PILE,
-    goes_out_nb,
+    copy_deal_nb,
+    melds_by_choice_nb,
+    out_options_nb,
     rollouts_nb,
+    scratch_mac_nb,
 )
-from .turn import (
-    DEAL_OVER,
-    discard_phase_nb,
-    draw_part_nb,
-    legal_discards_nb,
-    melds_part_nb,
-    open_turn_nb,
-    play_turn_nb,
-    take_open_nb,
-)
+from .turn import ASK_OWN_NO, DEAL_OVER, discard_phase_nb, draw_part_nb, legal_discards_nb
+from .turn import melds_part_nb, open_turn_nb, play_turn_nb, take_open_nb
 from ...game.american.steps import GOES_ON
 from ...game.slots import WS_ORDER
 
@@ -114,14 +117,13 @@ def search_take_nb(mac, S, A, buf, seat, q, pol_b, params_b):
 
 @level
 def search_out_nb(mac, S, A, buf, seat, q):
-    """The going-out search: whether the seat holds on this turn (only asked when the
-    blueprint would go out)."""
-    if not goes_out_nb(mac, S, A, buf, seat):
-        return False
-    cands = S.ws[R_STATS, AT:AT + 2]
-    cands[0] = OUT_OWN
-    cands[1] = OUT_HOLD
-    return search_choice_nb(mac, S, A, buf, seat, q, DEC_OUT, cands, 2) == 1
+    """The going-out search: the ``DEC_OUT`` candidate the seat plays (``OUT_OWN`` where
+    there is no choice)."""
+    cands = S.ws[R_STATS, AT:AT + 3]
+    nc = out_options_nb(mac, S, A, buf, seat, cands)
+    if nc == 0:
+        return OUT_OWN
+    return cands[search_choice_nb(mac, S, A, buf, seat, q, DEC_OUT, cands, nc)]
 
 
 @kernel
@@ -169,10 +171,10 @@ def search_turn_nb(mac, S, A, buf, seat, q, pol_b, params_b):
         take = search_take_nb(mac, S, A, buf, seat, q, pol_b, params_b)
     if draw_part_nb(mac, S, A, buf, pol_b, params_b, seat, take) == DEAL_OVER:
         return DEAL_OVER
-    hold = False
+    out = OUT_OWN
     if mask & SEARCH_OUT:
-        hold = search_out_nb(mac, S, A, buf, seat, q)
-    kind = melds_part_nb(mac, S, A, buf, pol_b, params_b, seat, hold)
+        out = search_out_nb(mac, S, A, buf, seat, q)
+    kind = melds_by_choice_nb(mac, S, A, buf, pol_b, params_b, seat, DEC_OUT, out)
     card = -1
     if kind == GOES_ON and mask & SEARCH_DISCARD:
         card = search_discard_nb(mac, S, A, buf, seat, q, pol_b, params_b)
@@ -180,10 +182,60 @@ def search_turn_nb(mac, S, A, buf, seat, q, pol_b, params_b):
 
 
 @level
+def partner_asks_nb(mac, S, A, buf, pol_b, params_b, seat):
+    """Whether ``seat`` will ask its partner in the meld steps of its turn under way (A41),
+    played by its player on a plain copy (its answer, expert's yes, changes nothing before
+    the question; the question itself is public when the partner answers)."""
+    ws = S.ws
+    W = scratch_state_nb(ws)
+    A2 = scratch_mac_nb(ws, A)
+    copy_deal_nb(S, A, W, A2)
+    melds_part_nb(mac, W, A2, buf, pol_b, params_b, seat, False)
+    return A2.x[X_ASKED + seat] > A.x[X_ASKED + seat]
+
+
+@level
+def search_answer_nb(mac, S, A, buf, seat, partner, q, pol_b, params_b):
+    """The answer search of a search seat ``partner`` whose partner ``seat`` will ask it this
+    turn: ``ANSWER_YES`` (expert's, the blueprint's) or ``ANSWER_NO``, rolled out from the
+    asker's turn after its draw (``rollout.DEC_ANSWER`` from the partner's view); -1 when
+    no question comes."""
+    if not partner_asks_nb(mac, S, A, buf, pol_b, params_b, seat):
+        return -1
+    cands = S.ws[R_STATS, AT:AT + 2]
+    cands[0] = ANSWER_YES
+    cands[1] = ANSWER_NO
+    return cands[search_choice_nb(mac, S, A, buf, partner, q, DEC_ANSWER, cands, 2)]
+
+
+@level
+def asked_turn_nb(mac, S, A, buf, pol_b, params_b, seat, partner, q):
+    """The turn of a seat whose partner is a search seat that searches going out (bit 8): as
+    ``turn.play_turn_nb``, but where the seat will ask its partner the answer is searched
+    (:func:`search_answer_nb`); a searched no is handed to the turn as ``turn.ASK_OWN_NO``
+    (the seat still asks or not as its player would)."""
+    if open_turn_nb(mac, S, A, buf, pol_b, params_b, seat) == DEAL_OVER:
+        return DEAL_OVER
+    if draw_part_nb(mac, S, A, buf, pol_b, params_b, seat, -1) == DEAL_OVER:
+        return DEAL_OVER
+    if search_answer_nb(mac, S, A, buf, seat, partner, q, pol_b, params_b) == ANSWER_NO:
+        A.x[X_TURN_ANSWER] = ASK_OWN_NO
+    kind = melds_part_nb(mac, S, A, buf, pol_b, params_b, seat, False)
+    return discard_phase_nb(mac, S, A, buf, pol_b, params_b, seat, kind, -1)
+
+
+@level
 def seat_turn_nb(mac, S, A, buf, pol, params, pol_b, params_b, seat):
     """A turn of a deal: a search seat's (:func:`search_turn_nb`, its parameters from
-    ``params``) or, for every other seat, its player's in the blueprint table ``pol_b``,
-    ``params_b`` (``pol`` with each search seat playing expert)."""
+    ``params``); a turn whose seat may ask a search seat that searches going out
+    (:func:`asked_turn_nb`; not a user's seat, whose player is asked once only); or, for
+    every other seat, its player's in the blueprint table ``pol_b``, ``params_b`` (``pol``
+    with each search seat playing expert)."""
     if pol[seat] == POLICY_SEARCH:
         return search_turn_nb(mac, S, A, buf, seat, params[seat], pol_b, params_b)
+    partner = (seat + 2) % 4
+    if mac.num_players == 4 and pol[partner] == POLICY_SEARCH and \
+            int(params[partner][Q_DECISIONS]) & SEARCH_OUT and pol[seat] != POLICY_USER and \
+            may_ask_nb(mac, A, seat):
+        return asked_turn_nb(mac, S, A, buf, pol_b, params_b, seat, partner, params[partner])
     return play_turn_nb(mac, S, A, buf, pol_b, params_b, seat)

@@ -125,6 +125,12 @@ from ...players.american import (
 MAX_TURNS = 4000        # a safety net only: every deal ends far sooner
 CONTINUE = 0
 DEAL_OVER = 1
+# X_TURN_ANSWER below -1: a searched question (kernels/play/american/rollout.py), set before
+# the meld steps; the seat asks at its first chance (A41), whatever its player would do
+ASK_CHOSEN = -2         # ... and its partner answers as its player would
+ASK_CHOSEN_NO = -3      # ... and the answer is no
+ASK_CHOSEN_YES = -4     # ... and the answer is yes
+ASK_OWN_NO = -5         # the player asks or not as it would; if it asks, the answer is no
 
 
 @turn_step
@@ -237,10 +243,11 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
-        if picks_from_placements_nb(pol, mac, seat) and A.x[X_TURN_ANSWER] != 1:
+        if picks_from_placements_nb(pol, mac, seat) and (A.x[X_TURN_ANSWER] == -1 or
+                                                         A.x[X_TURN_ANSWER] == 0):
             pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
             i = scored_step_nb(pol, params, mac, S, A, seat, pending)
-        else:
+        else:                                 # a yes, or a searched question (A41)
             i = listed_step_nb(mac, S, A, buf, pol, params, seat)
         if i < 0:
             return GOES_ON
@@ -259,11 +266,11 @@ def listed_step_nb(mac, S, A, buf, pol, params, seat):
     """The step the seat's player picks from a list (the legal steps, after the question of
     A41 where it may ask; every placement for ``greedy`` and the club players): its index in
     ``A.steps``, or -1 to stop."""
-    if picks_from_placements_nb(pol, mac, seat):     # no question to ask (A41)
+    if A.x[X_TURN_ANSWER] >= -1 and picks_from_placements_nb(pol, mac, seat):
         n = placements_nb(mac, S, A, seat, unwanted_rows_nb(pol, params, mac, S, seat))
-    else:
+    else:                                            # the legal list: a question (A41)
         n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
-        if A.x[X_TURN_ANSWER] == -1 and A.x[X_TENTATIVE] == 0:
+        if A.x[X_TURN_ANSWER] < 0 and A.x[X_TENTATIVE] == 0:
             n = ask_partner_nb(mac, S, A, buf, pol, params, seat, n)
     pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
     bound = A.x[X_TURN_ANSWER] == 1                # A41: a yes binds him to go out
@@ -278,7 +285,9 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
     """A41: when the seat could go out by one of its ``n`` steps, it may ask its partner first
     (must, with ``ask_permission=required``, while its asks last: a player who may ask and
     does not, may not go out that turn); the answer binds for the turn: yes leaves only the
-    going-out steps and the player must take one, no removes them.  Returns the steps left."""
+    going-out steps and the player must take one, no removes them.  A searched question
+    (``ASK_CHOSEN*`` in ``X_TURN_ANSWER``) is asked here whatever the player would do.
+    Returns the steps left."""
     if row_total_nb(S.hands[seat]) > 10 or not may_ask_nb(mac, A, seat):
         return n
     outs = 0
@@ -286,19 +295,32 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
         outs += 1 if is_out_step_nb(mac, S, A, seat, i) else 0
     if outs == 0:
         return n
+    chosen = A.x[X_TURN_ANSWER]
     required = mac.ask_permission == Ask.REQUIRED
-    if not asks_partner_nb(pol, params, mac, S, A, seat, n, required):
+    if (chosen == -1 or chosen == ASK_OWN_NO) and \
+            not asks_partner_nb(pol, params, mac, S, A, seat, n, required):
         if not required:
             return n
         A.x[X_TURN_ANSWER] = 0                  # did not ask: may not go out this turn
         return legal_steps_nb(mac, S, A, seat, False)
-    answer = 1 if answers_yes_nb(pol, params, mac, S, A, (seat + 2) % 4) else 0
+    answer = answer_of_nb(pol, params, mac, S, A, seat, chosen)
     A.x[X_ASKED + seat] = 1
     A.x[X_TURN_ANSWER] = answer
     ev_simple_nb(S.st, buf, EV_ASK, seat, answer, 0)
     if answer == 1:
         return keep_out_steps_nb(mac, S, A, seat, n)                     # A41: binding
     return legal_steps_nb(mac, S, A, seat, False)
+
+
+@turn_step
+def answer_of_nb(pol, params, mac, S, A, seat, chosen):
+    """A41: the answer (1 yes, 0 no) to ``seat``'s question: a searched one's (``chosen``:
+    ``ASK_CHOSEN_NO``, ``ASK_CHOSEN_YES``, ``ASK_OWN_NO``), else its partner's player's."""
+    if chosen == ASK_CHOSEN_YES:
+        return 1
+    if chosen == ASK_CHOSEN_NO or chosen == ASK_OWN_NO:
+        return 0
+    return 1 if answers_yes_nb(pol, params, mac, S, A, (seat + 2) % 4) else 0
 
 
 @turn_step
@@ -422,6 +444,33 @@ def special_phase_nb(mac, S, A, buf, pol, params, seat):
 
 
 @turn_step
+def close_melds_nb(mac, S, A, buf, seat, kind):
+    """The end of the meld steps that ended as ``kind``: a tentative opening settled (its
+    lines written if it stands, else put back: GOES_ON), as :func:`meld_phase_nb` ends them.
+    Returns GOES_ON or GOES_OUT (TALON_LAST reads GOES_ON)."""
+    if A.x[X_TENTATIVE] == 1:
+        if not settle_opening_nb(mac, S, A, buf, seat):
+            return GOES_ON
+        write_logged_melds_nb(S, A, buf, seat)
+    return GOES_ON if kind == TALON_LAST else kind
+
+
+@turn_step
+def begin_opening_nb(mac, S, A, seat):
+    """A25, A32: the meld steps of a drawing turn whose side has not melded start its
+    tentative opening and fix the talon it would earn."""
+    side = seat % 2
+    x = A.x
+    x[X_TURN_OPENING] = 1
+    x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
+                                      S.sidev[1 - side, SIDE_MELDED] == 1,
+                                      x[X_SIDE_TALON + side] > 0)      # A32
+    if talon_size_nb(mac, x[X_TURN_TALON]) == 0:
+        x[X_TURN_TALON] = TALON_NONE                    # a talon of no cards is none (A17)
+    begin_tentative_nb(S, A, seat, 0)
+
+
+@turn_step
 def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     """A15-A17, A24-A28: the meld steps; a side that has not melded opens tentatively (module
     docstring).  Returns GOES_ON, GOES_OUT or TALON_LAST."""
@@ -430,17 +479,10 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
         return step_loop_nb(mac, S, A, buf, pol, params, seat)
     if not tries_opening_nb(pol, params, mac, S, seat):
         return GOES_ON
-    x = A.x
     if not plays_by_scores_nb(pol, seat) and not opening_possible_nb(
             mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM]):
         return GOES_ON              # (greedy's and the club players' try checked more above)
-    x[X_TURN_OPENING] = 1
-    x[X_TURN_TALON] = talon_earned_nb(x[X_TURN_STOCK], False,
-                                      S.sidev[1 - side, SIDE_MELDED] == 1,
-                                      x[X_SIDE_TALON + side] > 0)      # A32
-    if talon_size_nb(mac, x[X_TURN_TALON]) == 0:
-        x[X_TURN_TALON] = TALON_NONE                    # a talon of no cards is none (A17)
-    begin_tentative_nb(S, A, seat, 0)
+    begin_opening_nb(mac, S, A, seat)
     kind = step_loop_nb(mac, S, A, buf, pol, params, seat)
     if settle_opening_nb(mac, S, A, buf, seat):
         write_logged_melds_nb(S, A, buf, seat)
