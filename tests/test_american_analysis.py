@@ -381,7 +381,7 @@ def test_the_answer_and_asking_are_valued_and_the_answer_is_played():
     for events in _asking_deals():
         script = deal_script(events)
         for d in script.decisions:
-            if d.kind not in ("answer", "going out") or d.seat % 2:
+            if d.kind not in ("answer", "going out"):
                 continue
             line = D.analyse_decision(script, d, settings, 0)
             if line is None:
