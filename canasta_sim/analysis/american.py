@@ -49,6 +49,7 @@ from canasta_sim.kernels.play.american.rollout import (
 )
 from canasta_sim.kernels.play.analysis import MELD_STOP, VALID
 
+from .meld_choice import meld_choice
 from .position import (
     DECISION_KINDS,
     TRACE_INTS,
@@ -101,8 +102,6 @@ class MacDecisions:
                           decision=code, cands=cands)
         found = [int(c) for c in cands[:n]]
         if code == DEC_MELD:
-            from .deal import meld_choice
-
             found, _ = meld_choice(found, int(own), decision.code)
         return code, found, [option_name(code, c) for c in found]
 

@@ -33,6 +33,7 @@ from canasta_sim.kernels.game.slots import (
 from canasta_sim.kernels.play import analysis as k
 
 from .families import deal_script
+from .meld_choice import MAX_MELD_OPTIONS, meld_choice  # noqa: F401 (D.MAX_MELD_OPTIONS)
 from .position import DealScript, call
 from .rollout import Rollouts, Scale, decision_key, option_label, value_options
 
@@ -40,8 +41,6 @@ MARKS = ("doubtful", "bad", "very bad")
 DEFAULT_MARKS = {"points": (25.0, 50.0, 100.0), "win": (0.01, 0.025, 0.05)}
 KIND_CODE = {"take": k.A_TAKE, "going out": k.A_OUT, "answer": k.A_ANSWER,
              "meld": k.A_MELD, "discard": k.A_DISCARD}
-MAX_MELD_OPTIONS = 8   # meld candidates valued at most: the played step, the policy's, stop,
-                       # then the engine's list in its order (docs/analysis.md)
 
 
 class Settings(NamedTuple):
@@ -88,22 +87,6 @@ def meld_candidates(script: DealScript, S, decision, ro: Rollouts) -> tuple:
     n, own = call(3, script.rules_nb, S, np.zeros(1, np.int32), None, 0, None, 0, 0, None,
                   pol=ro.pol.copy(), params=ro.params.copy(), seat=decision.seat, cands=out)
     return meld_choice([int(c) for c in out[:n]], int(own), decision.code)
-
-
-def meld_choice(listed, own, played) -> tuple:
-    """The meld candidates valued (docs/analysis.md, "Meld steps"): the step played, the
-    policy's own (``own``; NO_STEP: none), stopping when ``listed``, then the rest of
-    ``listed`` in its order, at most MAX_MELD_OPTIONS; and whether the played step is one the
-    engine lists or the policy takes.  Classic's and Modern American's meld decisions."""
-    offered = listed + ([own] if own != k.NO_STEP else [])
-    first = [played] + offered[len(listed):] + [c for c in listed if c == k.MELD_STOP]
-    cands = list(dict.fromkeys(first))
-    for c in listed:
-        if len(cands) >= MAX_MELD_OPTIONS:
-            break
-        if c not in cands:
-            cands.append(c)
-    return cands, played in offered
 
 
 def candidates(script: DealScript, S, decision, ro: Rollouts = None) -> tuple:
