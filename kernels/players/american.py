@@ -193,11 +193,13 @@ def unwanted_rows_nb(pol, params, mac, S, seat):
 
 @turn_step
 def picks_from_placements_nb(pol, mac, seat):
-    """Whether the seat's player may be given every placement (``steps.placements_nb``) rather
-    than the legal steps: ``greedy`` and the club players check a step's legality only when
-    it would be their best (:func:`.american_club.best_step_nb`), which picks the same step
-    for less work.  Not where asking is required: the question (A41) needs the legal list;
-    not for any other player (a search seat is given the legal steps)."""
+    """Whether the seat's player finds its meld step by the scored walk
+    (:func:`scored_step_nb`, which scores placements without listing them and checks a
+    step's legality only when it would be the best), with the list of every placement
+    (``steps.placements_nb``) as its fallback, rather than being given the legal steps:
+    ``greedy`` and the club players, which pick the same step either way for less work.
+    Not where asking is required: the question (A41) needs the legal list; not for any
+    other player (a search seat is given the legal steps)."""
     return plays_by_scores_nb(pol, seat) and mac.ask_permission != Ask.REQUIRED
 
 
@@ -242,10 +244,11 @@ def greedy_step_score_nb(S, seat, row, nat, wild, pending, held):
     return score
 
 
-@turn_step
+@kernel
 def greedy_step_nb(mac, S, A, seat, n, pending):
     """``greedy``'s step: the best by :func:`greedy_step_score_nb`; stop when none is worth
-    making (unless an opening is pending, when it takes the best there is)."""
+    making (unless an opening is pending, when it takes the best there is).  A call, not
+    inlined, as :func:`.american_club.club_step_nb` (seldom reached: :func:`scored_step_nb`)."""
     held = row_total_nb(S.hands[seat])
     best = -1
     for i in range(n):

@@ -32,8 +32,9 @@ What the family's strategy turns on, and how the engine weighs it:
 * **Taking the pile** (A29-A31): whenever it holds ``min_pile_take`` cards or more, or the
   take completes a canasta.
 
-``freeze_at`` and ``answer_max_hand`` have no use in this family (the pile is always frozen; the
-players never ask their partner, A41).
+``freeze_at`` and ``answer_max_hand`` have no use in this family (the pile is always frozen;
+A41's question is asked only where ``ask_permission=required``, and then whenever the step
+the player would make goes out; a partner asked answers yes: players/american.py).
 """
 import numpy as np
 
@@ -274,9 +275,12 @@ def club_step_score_nb(mac, S, seat, row, nat, wild, pending, par, held, endgame
     return score
 
 
-@turn_step
+@kernel
 def club_step_nb(mac, S, A, seat, n, pending, par):
-    """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`)."""
+    """The best step by :func:`club_step_score_nb` (:func:`best_step_nb`), from a list.  A
+    call, not inlined: the turn's scored walk (``american.scored_step_nb``) finds the club
+    players' steps; a list is scored only where that walk's best is not legal or a
+    question is asked (A41), seldom, and the turn has several such places."""
     held = row_total_nb(S.hands[seat])
     endgame = stock_left_nb(S.st) <= par[P_ENDGAME_STOCK]
     best = -1

@@ -246,10 +246,12 @@ def fill_mac_view_nb(mac, S, A, seat, view):
 
 # --- asking the seat -------------------------------------------------------------------------
 
-@turn_step
+@kernel
 def ask_nb(pol, params, mac, S, A, seat, decision, n):
     """The index ``seat``'s function picks among the ``n`` options already written into the
-    scratch rows (0 without asking when there is one)."""
+    scratch rows (0 without asking when there is one).  A call, not inlined: a user seat's
+    decisions are few and each asks its function, while the turn has about ten places that
+    may ask; inlined, each copied the whole view into the turn's code (compile time)."""
     if n < 2:
         return 0
     view = S.ws[WS_USER_VIEW]

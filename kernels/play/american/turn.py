@@ -290,6 +290,14 @@ def ask_partner_nb(mac, S, A, buf, pol, params, seat, n):
     Returns the steps left."""
     if row_total_nb(S.hands[seat]) > 10 or not may_ask_nb(mac, A, seat):
         return n
+    return question_nb(mac, S, A, buf, pol, params, seat, n)
+
+
+@kernel
+def question_nb(mac, S, A, buf, pol, params, seat, n):
+    """:func:`ask_partner_nb` once the seat may ask (A41).  A call, not inlined: it is reached
+    at most once a turn, late in a deal, and holds a whole decision of each player (compile
+    time)."""
     outs = 0
     for i in range(n):
         outs += 1 if is_out_step_nb(mac, S, A, seat, i) else 0
@@ -351,11 +359,13 @@ def take_opening_possible_nb(mac, S, seat):
     return ok
 
 
-@turn_step
+@kernel
 def take_with_opening_nb(mac, S, A, buf, pol, params, seat):
     """A26: a side that has not melded takes the pile only with its whole opening laid from
     the cards held before the take.  Tries it; returns whether the take stands (else nothing
-    happened and the player draws)."""
+    happened and the player draws).  A call, not inlined: a take by a side that has not
+    melded is rare (about once a deal), and inlined it copied the whole meld phase into the
+    draw (compile time)."""
     x = A.x
     x[X_TURN_OPENING] = 1
     x[X_TURN_TOOK] = 1
@@ -475,15 +485,17 @@ def meld_phase_nb(mac, S, A, buf, pol, params, seat):
     """A15-A17, A24-A28: the meld steps; a side that has not melded opens tentatively (module
     docstring).  Returns GOES_ON, GOES_OUT or TALON_LAST."""
     side = seat % 2
-    if melded_nb(S, seat):
-        return step_loop_nb(mac, S, A, buf, pol, params, seat)
-    if not tries_opening_nb(pol, params, mac, S, seat):
-        return GOES_ON
-    if not plays_by_scores_nb(pol, seat) and not opening_possible_nb(
-            mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM]):
-        return GOES_ON              # (greedy's and the club players' try checked more above)
-    begin_opening_nb(mac, S, A, seat)
-    kind = step_loop_nb(mac, S, A, buf, pol, params, seat)
+    opening = not melded_nb(S, seat)
+    if opening:
+        if not tries_opening_nb(pol, params, mac, S, seat):
+            return GOES_ON
+        if not plays_by_scores_nb(pol, seat) and not opening_possible_nb(
+                mac, S.melds, side, S.hands[seat], -1, S.sidev[side, SIDE_MINIMUM]):
+            return GOES_ON          # (greedy's and the club players' try checked more above)
+        begin_opening_nb(mac, S, A, seat)
+    kind = step_loop_nb(mac, S, A, buf, pol, params, seat)     # one place: it is inlined
+    if not opening:
+        return kind
     if settle_opening_nb(mac, S, A, buf, seat):
         write_logged_melds_nb(S, A, buf, seat)
         return kind
