@@ -37,7 +37,8 @@ import time
 from pathlib import Path
 
 ENV = "CANASTA_SIM_CACHE_DIR"
-COMPILE_TIME = "about 1.5 minutes, longer on a busy machine"
+COMPILE_TIME = ("about 1.5 minutes, and 1.5 more the first time a Modern American rule set "
+                "is played; longer on a busy machine")
 """How long a cold compile of every kernel takes: the one place this figure is kept (the
 measurement and its command: docs/performance.md, "Cold compile"; every message and help text
 that gives it uses this)."""

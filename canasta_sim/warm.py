@@ -121,17 +121,32 @@ def warm_analysis() -> float:
     return time.perf_counter() - start
 
 
+def warm_american() -> float:
+    """Make the Modern American entry kernel ready (deals, a traced deal, games of the family,
+    kernels/play/american/tasks.py); returns seconds."""
+    from canasta_sim.runner import play_game_range, prepare
+    from canasta_sim.trace import run_traced
+
+    plan = prepare(games=1, rules="modern-american")
+    start = time.perf_counter()
+    play_game_range(plan, 0, 1)
+    run_traced(plan, 0, dealer=0)
+    return time.perf_counter() - start
+
+
 def warm() -> dict:
     """Make every entry kernel ready; returns a :class:`Ready` per task (the tasks that play
     turns share one entry kernel, kernels/play/tasks.py, which the first of them compiles)."""
     from canasta_sim.kernels.play import analysis, deals, tasks
+    from canasta_sim.kernels.play.american import tasks as mac_tasks
 
     steps = (("play_deals_nb", warm_play_deals, (tasks.run_task_nb,)),
              ("trace_deal_nb", warm_trace_deal, (tasks.run_task_nb,)),
              ("deal_only_nb", warm_deal_only, (deals.deal_only_nb,)),
              ("play_games_nb", warm_games, (tasks.run_task_nb,)),
              ("midgame", warm_midgame, (tasks.run_task_nb,)),
-             ("analysis_task_nb", warm_analysis, (analysis.analysis_task_nb,)))
+             ("analysis_task_nb", warm_analysis, (analysis.analysis_task_nb,)),
+             ("run_mac_task_nb", warm_american, (mac_tasks.run_mac_task_nb,)))
     ready = {}
     for name, step, dispatchers in steps:
         before = _misses(dispatchers)

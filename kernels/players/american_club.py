@@ -67,12 +67,17 @@ DANGER_SCALE = 1.0      # points of keep value per unit of danger x chance x pil
 
 
 @turn_step
+def off_table_nb(S, seat, kind):
+    """Natural cards of ``kind`` neither in the seat's hand nor on a meld (the pile not yet
+    counted): what :func:`unseen_nb` and :func:`unseen_kinds_nb` start from."""
+    return RANK_CARDS - S.hands[seat, kind] - S.melds[0, M_NAT, kind] - S.melds[1, M_NAT, kind]
+
+
+@turn_step
 def unseen_nb(S, seat, kind):
     """Natural cards of ``kind`` the seat has not seen: not in its hand, on a meld, or in the
     pile (every card of the pile was seen, A0.1)."""
-    n = RANK_CARDS - S.hands[seat, kind]
-    for side in range(2):
-        n -= S.melds[side, M_NAT, kind]
+    n = off_table_nb(S, seat, kind)
     for i in range(S.st[ST_PILE_N]):
         if S.pile[i] == kind:
             n -= 1
@@ -84,7 +89,7 @@ def unseen_kinds_nb(S, seat, out):
     """:func:`unseen_nb` of every natural kind into ``out`` (less than 0 where it is 0), the
     pile read once."""
     for k in range(FIRST_NATURAL, NKINDS):
-        out[k] = RANK_CARDS - S.hands[seat, k] - S.melds[0, M_NAT, k] - S.melds[1, M_NAT, k]
+        out[k] = off_table_nb(S, seat, k)
     for i in range(S.st[ST_PILE_N]):
         if S.pile[i] >= FIRST_NATURAL:
             out[S.pile[i]] -= 1

@@ -131,6 +131,9 @@ ASK_CHOSEN = -2         # ... and its partner answers as its player would
 ASK_CHOSEN_NO = -3      # ... and the answer is no
 ASK_CHOSEN_YES = -4     # ... and the answer is yes
 ASK_OWN_NO = -5         # the player asks or not as it would; if it asks, the answer is no
+SCORED = 0              # step_source_nb: how a player finds its meld step
+PLACEMENTS = 1
+LEGAL = 2
 
 
 @turn_step
@@ -239,16 +242,30 @@ def opening_stands_nb(mac, S, A, seat):
 
 
 @turn_step
+def step_source_nb(pol, mac, seat, answer):
+    """How the seat's player finds its next meld step, by its policy and the turn's
+    ``X_TURN_ANSWER`` (``answer``): ``SCORED``, ``greedy`` and the club players while no
+    question is open or searched (-1, or 0 after a "no"): their scored walk
+    (``players.american.scored_step_nb``); ``PLACEMENTS``, the same players after a yes
+    (A41): every placement listed, and the yes binds them to a going-out step; ``LEGAL``,
+    every other player, a searched question (``ASK_CHOSEN*``) or asking required: the legal
+    steps, after the question of A41 where the seat may ask."""
+    if not picks_from_placements_nb(pol, mac, seat) or answer < -1:
+        return LEGAL
+    return PLACEMENTS if answer == 1 else SCORED
+
+
+@turn_step
 def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped)."""
     while True:
-        if picks_from_placements_nb(pol, mac, seat) and (A.x[X_TURN_ANSWER] == -1 or
-                                                         A.x[X_TURN_ANSWER] == 0):
+        source = step_source_nb(pol, mac, seat, A.x[X_TURN_ANSWER])
+        if source == SCORED:
             pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
             i = scored_step_nb(pol, params, mac, S, A, seat, pending)
-        else:                                 # a yes, or a searched question (A41)
-            i = listed_step_nb(mac, S, A, buf, pol, params, seat)
+        else:
+            i = listed_step_nb(mac, S, A, buf, pol, params, seat, source)
         if i < 0:
             return GOES_ON
         row = A.steps[i, 0]
@@ -262,11 +279,11 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
 
 
 @turn_step
-def listed_step_nb(mac, S, A, buf, pol, params, seat):
-    """The step the seat's player picks from a list (the legal steps, after the question of
-    A41 where it may ask; every placement for ``greedy`` and the club players): its index in
-    ``A.steps``, or -1 to stop."""
-    if A.x[X_TURN_ANSWER] >= -1 and picks_from_placements_nb(pol, mac, seat):
+def listed_step_nb(mac, S, A, buf, pol, params, seat, source):
+    """The step the seat's player picks from a list (``source``, :func:`step_source_nb`:
+    ``PLACEMENTS``, every placement; ``LEGAL``, the legal steps, after the question of A41
+    where it may ask): its index in ``A.steps``, or -1 to stop."""
+    if source == PLACEMENTS:
         n = placements_nb(mac, S, A, seat, unwanted_rows_nb(pol, params, mac, S, seat))
     else:                                            # the legal list: a question (A41)
         n = legal_steps_nb(mac, S, A, seat, A.x[X_TURN_ANSWER] != 0)
