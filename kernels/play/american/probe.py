@@ -57,6 +57,16 @@ def reach_decision_nb(mac, S, A, buf, seed, deal, turn, decision, scores_before)
     return seat, advance_to_decision_nb(mac, S, A, buf, pol, params, seat, decision)
 
 
+@kernel
+def expert_rollouts_nb(mac, S, A, buf, seat, decision, cands, key, d0, values):
+    """The search player's rollouts of ``cands`` (:func:`.rollout.rollouts_nb`: ``expert``
+    at its defaults at every seat, to the deal's end).  The tables are views of ``S.ws``
+    made in this kernel, never handed to the entry (which would count references to them)."""
+    pol, params = expert_tables_nb(S.ws)
+    rollouts_nb(mac, S, A, buf, pol, params, seat, decision, cands, cands.shape[0], key, d0,
+                values, np.int64(MAX_TURNS))
+
+
 @entry
 def rollout_probe_nb(task, mac, seed, deal, turn, seat, decision, S, A, W, A2, cands, key,
                      d0, values):
@@ -72,8 +82,6 @@ def rollout_probe_nb(task, mac, seed, deal, turn, seat, decision, S, A, W, A2, c
     elif task == PROBE_DETERMINIZE:
         determinize_nb(record[0], S, A, W, A2, seat, key, d0)
     else:
-        pol, params = expert_tables_nb(S.ws)
-        rollouts_nb(record[0], S, A, buf, pol, params, seat, decision, cands, cands.shape[0],
-                    key, d0, values, np.int64(MAX_TURNS))
+        expert_rollouts_nb(record[0], S, A, buf, seat, decision, cands, key, d0, values)
     keep_alive_nb(record)
     return out
