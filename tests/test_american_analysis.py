@@ -26,8 +26,8 @@ def _deals(rules="modern-american", seed=3, n=1, policies="expert", first=0):
             for ev in trace_events(rules, seed, first, first + n, policies)]
 
 
-def _settings(n=64, seed=1, threads=2, rules="modern-american"):
-    ro = R.rollout_setup(rules, "expert", n, seed, threads)
+def _settings(n=64, seed=1, threads=2, rules="modern-american", policy="expert", truncate=0):
+    ro = R.rollout_setup(rules, policy, n, seed, threads, truncate)
     return D.Settings(ro, R.Scale("points"), D.DEFAULT_MARKS["points"], False)
 
 
@@ -139,16 +139,111 @@ def test_values_repeat_with_the_seed_on_any_number_of_threads():
     assert other != one
 
 
-def test_an_option_listed_twice_gets_the_same_value():
+@pytest.mark.parametrize("policy, truncate", [("expert", 0), ("careful", 6)])
+def test_an_option_listed_twice_gets_the_same_value(policy, truncate):
     script = deal_script(_deals(seed=5)[0])
     d = [d for d in script.decisions if d.kind == "discard"][2]
     pos, _ = script.state(d.at)
-    code, cands, _ = script.candidates(d)
+    ro = _settings(policy=policy, truncate=truncate).rollouts
+    code, cands, _ = script.candidates(d, ro)
     options = R.value_options(script, pos, d.seat, d.seat, code, [cands[0], cands[0]],
-                              ["one", "two"], "one", 9, _settings().rollouts,
-                              R.Scale("points"), d.seat % 2, script.scores_before)
+                              ["one", "two"], "one", 9, ro, R.Scale("points"), d.seat % 2,
+                              script.scores_before)
     a, b = options
     assert a["value"] == b["value"] and a["ci_low"] == b["ci_low"]
+
+
+def _values(script, decisions, **settings):
+    """Each decision's options' values (by name), as ``analyse_decision`` gives them."""
+    lines = [D.analyse_decision(script, d, _settings(**settings), 0) for d in decisions]
+    return [{o["option"]: o["value"] for o in ln["options"]} for ln in lines if ln]
+
+
+def test_the_rollout_policy_and_its_parameters_play_the_family_rollouts():
+    """``--policy`` for the family: a club player other than expert, or expert with other
+    parameters, plays the rollouts (other values where it plays otherwise), the same for a
+    seed on one thread and on two (the club players choose by scores: no random stream)."""
+    script = deal_script(_deals(seed=6)[0])
+    picked = [d for d in script.decisions if d.kind in ("discard", "take")][3:6]
+    expert = _values(script, picked, n=16, threads=1)
+    careful = _values(script, picked, n=16, threads=1, policy="careful")
+    assert careful == _values(script, picked, n=16, threads=2, policy="careful")
+    assert careful != expert
+    tuned = _values(script, picked, n=16, threads=2, policy="expert(want_canastas=5)")
+    assert tuned == _values(script, picked, n=16, threads=1,
+                            policy="expert(want_canastas=5)")
+    assert tuned != expert
+    assert _values(script, picked, n=16, threads=2, policy="expert(want_canastas=2)") == \
+        expert                                           # expert's own parameter as given
+
+
+def _cut_rollout(script, d, cand, turns):
+    """One rollout (determinization 0 of key 7) of discard ``cand`` at ``d``, cut off
+    ``turns`` turns after the decision's turn: its values, the position at the decision and
+    the state it was cut in (the rollout's scratch state, left in ``S.ws``)."""
+    from canasta_sim.analysis.american import copy_position, mac_task
+    from canasta_sim.kernels.game.layout import MAX_SIDES
+    from canasta_sim.kernels.play.american import analysis as mk
+    from canasta_sim.kernels.play.american.rollout import DEC_DISCARD
+
+    pos, _ = script.state(d.at)
+    S, A = copy_position(pos)
+    ro = _settings().rollouts
+    values = np.zeros((1, 1, MAX_SIDES + 1), np.int64)
+    mac_task(script.rules_nb, mk.TASK_ROLLOUTS, S, A, pol=ro.pol.copy(),
+             params=ro.params.copy(), seat=d.seat, decision=DEC_DISCARD,
+             cands=np.array([cand], np.int64), key=7, values=values, turns=turns)
+    return values[0, 0], pos, _scratch(S.ws)
+
+
+def _scratch(ws):
+    """What the test reads of the rollouts' scratch state in ``ws`` (views, as
+    kernels/play/search.py ``scratch_state_nb`` and american/rollout.py ``scratch_mac_nb``
+    lay it out): ``st``, ``hands``, ``melds`` and the family's ``threes``."""
+    from types import SimpleNamespace
+
+    from canasta_sim.kernels.game.cards import MELD_KINDS, NKINDS
+    from canasta_sim.kernels.game.layout import MAX_SEATS, MAX_SIDES
+    from canasta_sim.kernels.game.slots import M_COLS, NST
+    from canasta_sim.kernels.play import search as ks
+    from canasta_sim.kernels.play.american import rollout as kr
+
+    W = SimpleNamespace(
+        st=ws[ks.R_ST, :NST],
+        hands=ws[ks.R_HANDS, :MAX_SEATS * NKINDS].reshape((MAX_SEATS, NKINDS)),
+        melds=ws[ks.R_MELDS, :MAX_SIDES * M_COLS * MELD_KINDS].reshape(
+            (MAX_SIDES, M_COLS, MELD_KINDS)))
+    return W, SimpleNamespace(threes=ws[ks.R_POOL, kr._THREES:kr._LAID].reshape((2, 2)))
+
+
+def test_a_truncated_rollout_is_the_deal_cut_off_and_scored_as_a_stock_end():
+    """``--truncate T``: the rollout stops T turns after the decision's turn and the deal is
+    scored as it stands as if the stock had run out (A44): nobody went out, no going-out
+    bonus (A42), threes, penalties and the canasta-count rule as at any end (A46-A49),
+    checked against the family's score of the cut state; a cut past the deal's end changes
+    nothing."""
+    from canasta_sim.kernels.game.american.scoring import I_OUT, N_ITEMS, score_side_nb
+    from canasta_sim.kernels.game.american.state import mac_record_nb
+    from canasta_sim.kernels.game.layout import END_STOCK
+    from canasta_sim.kernels.game.slots import ST_END_REASON, ST_OUT_SEAT, ST_TURNS
+    from canasta_sim.kernels.play.american.turn import MAX_TURNS
+
+    script = deal_script(_deals(seed=5)[0])
+    d = [d for d in script.decisions if d.kind == "discard"][4]
+    cand = script.candidates(d)[1][0]
+    mac = mac_record_nb(script.rules_nb)[0]
+    full, _, _ = _cut_rollout(script, d, cand, MAX_TURNS)             # no cut: to the end
+    assert np.array_equal(full, _cut_rollout(script, d, cand, 10 ** 6)[0])
+    for turns in (1, 5):
+        values, (S, _), (W, M) = _cut_rollout(script, d, cand, turns)
+        assert W.st[ST_TURNS] == S.st[ST_TURNS] + turns           # the decision's turn, then T
+        assert W.st[ST_OUT_SEAT] == -1 and W.st[ST_END_REASON] == END_STOCK
+        for side in (0, 1):
+            items = np.zeros(N_ITEMS, np.int64)
+            total = score_side_nb(mac, W.melds, side, M.threes, W.hands, side, side + 2,
+                                  False, items)
+            assert values[side] == total and items[I_OUT] == 0
+        assert not np.array_equal(values[:2], full[:2])
 
 
 def _position(**changes):
@@ -276,9 +371,19 @@ def test_analyze_a_traced_family_deal_writes_lines_and_the_viewer(tmp_path):
     assert "take the pile" in page or "draw (stock" in page
 
 
+def test_analyze_a_family_deal_with_a_club_policy_and_truncation(tmp_path):
+    trace = _trace_file(tmp_path, _deals(seed=7)[0])
+    out = tmp_path / "an"
+    result = _cli(["analyze", str(trace), "--seats", "1", "--rollouts", "8", "--policy",
+                   "careful", "--truncate", "10", "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["policy"] == "careful" and summary["truncate"] == 10
+
+
 @pytest.mark.parametrize("args, words", [
-    (["--policy", "rush"], "accepted for family=modern_american: expert"),
-    (["--truncate", "5"], "no truncation"),
+    (["--policy", "rushed"], "rollout policy 'rushed': accepted"),
+    (["--truncate", "-1"], "truncate -1: accepted"),
     (["--seats", "4"], "--seats 4: accepted"),
 ])
 def test_analyze_refuses_what_the_family_does_not_take_in_one_line(tmp_path, args, words):
@@ -448,8 +553,9 @@ def test_every_meld_step_played_is_one_the_family_offers(policies):
                 continue
             (S, A), _ = script.state(d.at)
             cands = np.zeros(A.steps.shape[0] + 1, np.int64)
-            n, own = mac_task(script.rules_nb, mk.TASK_OPTIONS, S, A, seat=d.seat,
-                              decision=DEC_MELD, cands=cands)
+            ro = _settings().rollouts
+            n, own = mac_task(script.rules_nb, mk.TASK_OPTIONS, S, A, pol=ro.pol,
+                              params=ro.params, seat=d.seat, decision=DEC_MELD, cands=cands)
             assert d.code in list(cands[:n]) + [own], d
             checked += d.played != "stop"
     assert checked >= 3

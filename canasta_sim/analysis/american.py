@@ -34,6 +34,7 @@ from canasta_sim.kernels.game.layout import (
 )
 from canasta_sim.kernels.game.slots import ST_DECK_N, ST_PILE_N, ST_STOCK_POS, ST_TRACE_ON
 from canasta_sim.kernels.play.american import analysis as mk
+from canasta_sim.kernels.play.american.turn import MAX_TURNS
 from canasta_sim.kernels.play.american.rollout import (
     ANSWER_YES,
     DEC_ANSWER,
@@ -91,15 +92,21 @@ class MacDecisions:
 
     american = True
 
-    def candidates(self, decision) -> tuple:
+    def candidates(self, decision, ro=None) -> tuple:
         """The decision's kernel code (rollout.DEC_*), its candidates and their names (see
         :func:`option_name`); no candidate: no decision (a going-out point with nothing to
-        choose, kernels/play/american/rollout.py ``out_options_nb``)."""
+        choose, kernels/play/american/rollout.py ``out_options_nb``).  The own play of the
+        rollout policy of ``ro`` (:class:`.rollout.Rollouts`; default ``expert``) is among
+        the going-out and meld candidates."""
+        from .rollout import rollout_setup
+
+        ro = ro or rollout_setup(self.rules, threads=1)
         code = DECISION_CODES[decision.kind]
         S, A = self.state(decision.at)[0]
         cands = _zeros(A.steps.shape[0] + NKINDS)
-        n, own = mac_task(self.rules_nb, mk.TASK_OPTIONS, S, A, seat=decision.seat,
-                          decision=code, cands=cands)
+        n, own = mac_task(self.rules_nb, mk.TASK_OPTIONS, S, A, pol=ro.pol.copy(),
+                          params=ro.params.copy(), seat=decision.seat, decision=code,
+                          cands=cands)
         found = [int(c) for c in cands[:n]]
         if code == DEC_MELD:
             found, _ = meld_choice(found, int(own), decision.code)
@@ -113,30 +120,34 @@ class MacDecisions:
 
     def rollout_batch(self, pos, view, seat, decision, cands, key, first, values, ro):
         """Rollouts ``first`` .. ``first + len(values) - 1`` of every candidate on a copy of
-        the position ``pos`` (kernels/play/american/rollout.py: ``expert`` at every seat; its
+        the position ``pos`` (kernels/play/american/rollout.py: the policy of ``ro`` at every
+        seat, to the deal's end or ``ro.truncate`` turns after the decision's turn; its
         determinizations list the cards hidden from ``view`` by kind before dealing them
         again, so a trace and its position file give the same values); returns the
         determinizations done."""
         S, A = copy_position(pos)
-        done, _ = mac_task(self.rules_nb, mk.TASK_ROLLOUTS, S, A, seat=view,
-                           decision=decision, cands=np.asarray(cands, np.int64), key=key,
-                           first=first, values=values)
+        done, _ = mac_task(self.rules_nb, mk.TASK_ROLLOUTS, S, A, pol=ro.pol.copy(),
+                           params=ro.params.copy(), seat=view, decision=decision,
+                           cands=np.asarray(cands, np.int64), key=key, first=first,
+                           values=values, turns=ro.truncate or MAX_TURNS)
         values[:, :, VALID] = 1
         return done
 
 
 def mac_task(rules_nb, task, S, A, buf=None, moves=None, stop=0, deck=None, size=0, dealer=0,
              scores_before=None, row=None, seat=0, decision=0, cands=None, key=0, first=0,
-             values=None):
-    """Call the family's analysis entry kernel with dummies for what ``task`` does not use."""
+             values=None, pol=None, params=None, turns=MAX_TURNS):
+    """Call the family's analysis entry kernel with dummies for what ``task`` does not use
+    (``pol``, ``params``: greedy's table, what the replay wants, unless given)."""
     return mk.mac_analysis_task_nb(
         task, rules_nb, S, A, np.zeros(1, np.int32) if buf is None else buf,
         np.zeros((1, mk.SCRIPT_COLS), np.int64) if moves is None else moves, stop,
         _zeros(1) if deck is None else deck, size, dealer,
-        _zeros(MAX_SIDES) if scores_before is None else scores_before, greedy_table(),
-        no_params(), _zeros(NCOLS) if row is None else row, seat, decision,
+        _zeros(MAX_SIDES) if scores_before is None else scores_before,
+        greedy_table() if pol is None else pol, no_params() if params is None else params,
+        _zeros(NCOLS) if row is None else row, seat, decision,
         _zeros(1) if cands is None else cands, np.uint64(key), first,
-        np.zeros((0, 1, MAX_SIDES + 1), np.int64) if values is None else values)
+        np.zeros((0, 1, MAX_SIDES + 1), np.int64) if values is None else values, int(turns))
 
 
 class MacDealScript(MacDecisions, DealScript):
@@ -271,9 +282,10 @@ class MacDealScript(MacDecisions, DealScript):
 DECISION_CODES = {"take": DEC_TAKE, "going out": DEC_OUT, "answer": DEC_ANSWER,
                   "meld": DEC_MELD, "discard": DEC_DISCARD}
 OUT_NAMES = {OUT_OWN: "out", OUT_HOLD: "hold", OUT_ASK: "ask", OUT_OWN_ASKS: "ask"}
-OUT_LABELS = {"out": "go out this turn, as expert plays it",
+OUT_LABELS = {"out": "go out this turn, as the rollout policy plays it",
               "hold": "hold: do not go out this turn",
-              "ask": "ask the partner (A41: the answer binds), then as expert plays it"}
+              "ask": "ask the partner (A41: the answer binds), then as the rollout policy "
+                     "plays it"}
 
 
 def option_name(code, cand) -> str:

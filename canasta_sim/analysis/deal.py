@@ -95,7 +95,7 @@ def candidates(script: DealScript, S, decision, ro: Rollouts = None) -> tuple:
     (a going-out choice when the seat cannot go out).  A meld decision needs the rollouts'
     policy ``ro`` (its own next step is one of the candidates)."""
     if getattr(script, "american", False):
-        return script.candidates(decision)
+        return script.candidates(decision, ro)
     code = KIND_CODE[decision.kind]
     if code == k.A_MELD:
         cands, _ = meld_candidates(script, S, decision, ro)

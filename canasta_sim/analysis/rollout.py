@@ -73,10 +73,6 @@ def rollout_setup(rules, policy="expert", n=1000, seed=0, threads=None, truncate
         raise BadInput(f"rollout policy {policy!r}: accepted: {', '.join(ROLLOUT_POLICIES)} "
                        "(with parameters, e.g. expert(want_canastas=2))")
     plan = prepare(1, 0, rules, policy)
-    if plan.rules.american and (str(policy).strip() != "expert" or truncate):
-        raise BadInput(f"rollout policy {policy!r}, truncate {truncate!r}: accepted for "
-                       "family=modern_american: expert with its parameters as they are, "
-                       "no truncation (kernels/play/american/rollout.py)")
     threads = available_cores() if threads is None else int(threads)
     if threads < 1:
         raise BadInput(f"threads {threads}: accepted: 1 or more")

@@ -27,8 +27,9 @@ not go out and stopping, before each meld step of a turn that did not go out and
 trace (played by the asker's turn from the question on, the
 determinizations from the partner's view); every legal discard.  The rollouts are that
 module's (:func:`.rollout.rollouts_nb`: the hidden cards dealt again, each candidate played
-on the same deals, the deal played to its end by ``expert``); the statistics are the
-caller's (canasta_sim/analysis/rollout.py).
+on the same deals, the deal played to its end, or cut off ``turns`` turns after the
+decision's turn, by the rollout policy given); the statistics are the caller's
+(canasta_sim/analysis/rollout.py).
 """
 from ...game.american.moves import (
     LAID,
@@ -282,18 +283,18 @@ def take_options_nb(mac, S, seat, cands):
 
 
 @kernel
-def options_nb(mac, S, A, buf, seat, decision, cands):
+def options_nb(mac, S, A, buf, pol, params, seat, decision, cands):
     """The candidates of ``seat``'s ``decision`` (rollout.DEC_*) in the replayed state, into
     ``cands``; returns their number (0: no decision here, a going-out choice with nothing to
-    choose: :func:`.rollout.out_options_nb`) and, for a meld decision, the rollout policy's
-    own step's code (:func:`.rollout.meld_options_nb`; else 0).  An answer's are no and yes
-    (A41)."""
+    choose: :func:`.rollout.out_options_nb`) and, for a meld decision, the own step's code of
+    the rollout policy ``pol`` (:func:`.rollout.meld_options_nb`; else 0).  An answer's are
+    no and yes (A41)."""
     if decision == DEC_TAKE:
         return take_options_nb(mac, S, seat, cands), 0
     if decision == DEC_OUT:
-        return out_options_nb(mac, S, A, buf, seat, cands), 0
+        return out_options_nb(mac, S, A, buf, pol, params, seat, cands), 0
     if decision == DEC_MELD:
-        return meld_options_nb(mac, S, A, seat, cands)
+        return meld_options_nb(mac, S, A, pol, params, seat, cands)
     if decision == DEC_ANSWER:
         cands[0] = ANSWER_NO
         cands[1] = ANSWER_YES
@@ -313,15 +314,15 @@ TASK_ROLLOUTS = 2   # in the state given: values of cands by rollouts (rollout.r
 
 @kernel
 def mac_analysis_nb(task, mac, S, A, buf, moves, stop, deck, size, dealer, scores_before,
-                    pol, params, row, seat, decision, cands, key, first, values):
+                    pol, params, row, seat, decision, cands, key, first, values, turns):
     """:func:`mac_analysis_task_nb` with the knobs as a record."""
     if task == TASK_ROLLOUTS:
         S.st[ST_TRACE_ON] = 0
-        rollouts_nb(mac, S, A, buf, seat, decision, cands, cands.shape[0], key, first,
-                    values)
+        rollouts_nb(mac, S, A, buf, pol, params, seat, decision, cands, cands.shape[0], key,
+                    first, values, turns)
         return values.shape[0], 0
     if task == TASK_OPTIONS:
-        return options_nb(mac, S, A, buf, seat, decision, cands)
+        return options_nb(mac, S, A, buf, pol, params, seat, decision, cands)
     mac_deal_given_nb(mac, S, A, buf, deck, size, dealer, scores_before)
     done = mac_script_nb(mac, S, A, buf, pol, params, moves, stop)
     score_mac_deal_nb(mac, S, A, row)
@@ -330,18 +331,21 @@ def mac_analysis_nb(task, mac, S, A, buf, moves, stop, deck, size, dealer, score
 
 @entry
 def mac_analysis_task_nb(task, mac, S, A, buf, moves, stop, deck, size, dealer, scores_before,
-                         pol, params, row, seat, decision, cands, key, first, values):
+                         pol, params, row, seat, decision, cands, key, first, values, turns):
     """The family's analysis entry kernel (compiled when a Modern American deal is first
     analysed).  ``task`` TASK_REPLAY: deal ``deck[:size]`` into ``S``/``A`` and carry out
     ``moves[:stop]`` (traced into ``buf`` if ``S``'s trace is on), score the deal as it stands
     into ``row``; returns the rows done (REPLAY_FAILED: a move refused) and the trace's
-    length.  TASK_OPTIONS: in ``S``/``A`` as given, the candidates of ``seat``'s ``decision``
-    into ``cands``; returns their number.  TASK_ROLLOUTS: in ``S``/``A``
-    as given, determinizations ``first`` .. ``first + len(values) - 1`` of ``key``, each
-    candidate played on each (``values[d, c, side]``); returns the determinizations done."""
+    length (``pol``: a table whose every seat lays a special hand, greedy).  TASK_OPTIONS:
+    in ``S``/``A`` as given, the candidates of ``seat``'s ``decision`` into ``cands`` (``pol``,
+    ``params``: the rollout policy, whose own play is among them); returns their number.
+    TASK_ROLLOUTS: in ``S``/``A`` as given, determinizations ``first`` .. ``first +
+    len(values) - 1`` of ``key``, each candidate played on each by the rollout policy
+    ``pol``, ``params`` at every seat, to the deal's end or ``turns`` turns after the
+    decision's turn (``values[d, c, side]``); returns the determinizations done."""
     record = mac_record_nb(mac)
     done, used = mac_analysis_nb(task, record[0], S, A, buf, moves, stop, deck, size, dealer,
                                  scores_before, pol, params, row, seat, decision, cands, key,
-                                 first, values)
+                                 first, values, turns)
     keep_alive_nb(record)
     return done, used

@@ -11,10 +11,10 @@ from ...game.american.steps import GOES_ON
 from ...jit import entry, kernel
 from .deals import start_mac_deal_nb
 from ..search import AT, R_STATS
-from .rollout import DEC_OUT, DEC_TAKE, determinize_nb, out_options_nb, rollout_tables_nb
+from .rollout import DEC_OUT, DEC_TAKE, determinize_nb, expert_tables_nb, out_options_nb
 from .rollout import rollouts_nb
-from .turn import DEAL_OVER, draw_part_nb, legal_discards_nb, melds_part_nb, open_turn_nb
-from .turn import play_turn_nb, take_open_nb
+from .turn import DEAL_OVER, MAX_TURNS, draw_part_nb, legal_discards_nb, melds_part_nb
+from .turn import open_turn_nb, play_turn_nb, take_open_nb
 
 PROBE_REACH = 0          # play deal ``deal`` with expert to ``decision`` in turn ``turn``
 PROBE_DETERMINIZE = 1    # W, A2 <- determinization ``d0`` of seat's decision with ``key``
@@ -34,7 +34,7 @@ def advance_to_decision_nb(mac, S, A, buf, pol, params, seat, decision):
     if draw_part_nb(mac, S, A, buf, pol, params, seat, -1) == DEAL_OVER:
         return 0
     if decision == DEC_OUT:
-        return out_options_nb(mac, S, A, buf, seat, S.ws[R_STATS, AT:AT + 3])
+        return out_options_nb(mac, S, A, buf, pol, params, seat, S.ws[R_STATS, AT:AT + 3])
     if melds_part_nb(mac, S, A, buf, pol, params, seat, False) != GOES_ON:
         return 0
     return legal_discards_nb(mac, S, A, seat)
@@ -46,7 +46,7 @@ def reach_decision_nb(mac, S, A, buf, seed, deal, turn, decision, scores_before)
     expert at every seat to ``decision`` of the deal's turn number ``turn`` (1 = the first).
     Returns (the seat, its choices: see :func:`advance_to_decision_nb`), or (-1, 0) if the
     deal ends first."""
-    pol, params = rollout_tables_nb(S.ws)
+    pol, params = expert_tables_nb(S.ws)
     if not start_mac_deal_nb(mac, S, A, buf, pol, params, seed, deal, -1, scores_before):
         return -1, 0
     seat = (S.st[ST_DEALER] + 1) % mac.num_players
@@ -55,6 +55,16 @@ def reach_decision_nb(mac, S, A, buf, seed, deal, turn, decision, scores_before)
             return -1, 0
         seat = (seat + 1) % mac.num_players
     return seat, advance_to_decision_nb(mac, S, A, buf, pol, params, seat, decision)
+
+
+@kernel
+def expert_rollouts_nb(mac, S, A, buf, seat, decision, cands, key, d0, values):
+    """The search player's rollouts of ``cands`` (:func:`.rollout.rollouts_nb`: ``expert``
+    at its defaults at every seat, to the deal's end).  The tables are views of ``S.ws``
+    made in this kernel, never handed to the entry (which would count references to them)."""
+    pol, params = expert_tables_nb(S.ws)
+    rollouts_nb(mac, S, A, buf, pol, params, seat, decision, cands, cands.shape[0], key, d0,
+                values, np.int64(MAX_TURNS))
 
 
 @entry
@@ -72,7 +82,6 @@ def rollout_probe_nb(task, mac, seed, deal, turn, seat, decision, S, A, W, A2, c
     elif task == PROBE_DETERMINIZE:
         determinize_nb(record[0], S, A, W, A2, seat, key, d0)
     else:
-        rollouts_nb(record[0], S, A, buf, seat, decision, cands, cands.shape[0], key, d0,
-                    values)
+        expert_rollouts_nb(record[0], S, A, buf, seat, decision, cands, key, d0, values)
     keep_alive_nb(record)
     return out

@@ -38,14 +38,19 @@ at the point where the turn reaches it; a candidate is one int:
 **A rollout** of candidate ``c`` on determinization ``d``: the deal ``S`` with its family
 state ``A`` is copied into the scratch state (:func:`copy_deal_nb`), the cards hidden from the
 seat are dealt again (:func:`determinize_nb`), ``c`` is played, then the rest of the seat's
-turn and the deal to its end with ``expert`` (its default parameters) at every seat
-(:func:`play_candidate_nb`); every side's deal score (A45-A53) goes to ``values[d, c, side]``.
-``expert`` is deterministic in this family, so a rollout depends only on the determinization
-and the candidate: every candidate is played on the same determinizations (common random
-numbers), and identical candidates get identical values.  Determinization ``d`` of a decision
-is drawn from ``key`` and ``d`` and what the seat sees alone (``search.playout_seed_nb``;
-the hidden cards are listed by kind, not by where they lie), so any split of the ``d`` over
-threads or calls (``d0``) gives the same values.
+turn and the deal with the rollout policy table ``pol``, ``params`` (:func:`play_candidate_nb`;
+the search player's is ``expert`` with its default parameters at every seat,
+:func:`expert_tables_nb`; the analysis passes any club player with its parameters): to the
+deal's end, or ``turns`` turns after the decision's turn, where the deal is scored as it
+stands, as if the stock had run out (A44: no going-out bonus, A42; the threes, the penalties
+and the canasta-count rule as at any end, A46-A49); every side's deal score (A45-A53) goes to
+``values[d, c, side]``.  The club players are deterministic in this family (their choices
+are scores; only ``random`` draws from a stream), so a rollout depends only on the
+determinization and the candidate: every candidate is played on the same determinizations
+(common random numbers), and identical candidates get identical values.  Determinization
+``d`` of a decision is drawn from ``key`` and ``d`` and what the seat sees alone
+(``search.playout_seed_nb``; the hidden cards are listed by kind, not by where they lie), so
+any split of the ``d`` over threads or calls (``d0``) gives the same values.
 
 **What the seat may know** (docs/american.md, "What each seat may know"): its own hand, every
 meld, the threes laid, the whole pile (face up, A0.1), the sizes of the hands and the stock,
@@ -86,8 +91,16 @@ from ...game.american.steps import GOES_ON, GOES_OUT, legal_steps_nb, may_ask_nb
 from ...game.american.threes import may_keep_three_nb, threes_in_nb
 from ...game.cards import BLACK3, MELD_KINDS, NKINDS, RED3
 from ...game.deal import shuffle_nb
-from ...game.layout import MAX_SEATS, NPARAMS
-from ...game.slots import M_COLS, SEAT_HAD_TURN, SIDE_MELDED, ST_DECK_N, ST_NSEATS, ST_STOCK_POS
+from ...game.layout import END_STOCK, MAX_SEATS, NPARAMS
+from ...game.slots import (
+    M_COLS,
+    SEAT_HAD_TURN,
+    SIDE_MELDED,
+    ST_DECK_N,
+    ST_END_REASON,
+    ST_NSEATS,
+    ST_STOCK_POS,
+)
 from ...game.state import row_total_nb
 from ...jit import kernel, level
 from ...players.american_user import pick_step_nb
@@ -324,9 +337,9 @@ def determinize_nb(mac, S, A, W, A2, seat, key, d):
 # ---- rollouts -----------------------------------------------------------------------------
 
 @kernel
-def rollout_tables_nb(ws):
-    """The rollouts' policy table and parameters, in the search rows of ``ws``: ``expert``
-    with its default parameters at every seat."""
+def expert_tables_nb(ws):
+    """The search player's rollout policy table and parameters, in the search rows of ``ws``:
+    ``expert`` with its default parameters at every seat."""
     pol = ws[R_RPOL, 0:MAX_SEATS]
     params = ws[R_RPARAMS, 0:MAX_SEATS * NPARAMS].view(np.float64).reshape((MAX_SEATS, NPARAMS))
     for s in range(MAX_SEATS):
@@ -391,11 +404,11 @@ def opening_point_nb(mac, W, A2, seat):
 
 
 @level
-def meld_options_nb(mac, S, A, seat, cands):
+def meld_options_nb(mac, S, A, pol, params, seat, cands):
     """The candidates of the seat's ``DEC_MELD`` point, into ``cands``: the codes of the legal
     steps that do not go out (``steps.legal_steps_nb``; a side that has not melded lists
     them as its tentative opening's, on a copy), then ``MELD_STOP`` unless a yes binds
-    (A41).  Returns their number and the rollout policy's own choice among them."""
+    (A41).  Returns their number and the choice among them of the rollout policy ``pol``."""
     ws = S.ws
     W = scratch_state_nb(ws)
     A2 = scratch_mac_nb(ws, A)
@@ -407,7 +420,6 @@ def meld_options_nb(mac, S, A, seat, cands):
         cands[i] = meld_code_nb(steps[i, 0], steps[i, 1], steps[i, 2], steps[i, 3])
     bound = A2.x[X_TURN_ANSWER] == 1
     pending = A2.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, W, A2, seat)
-    pol, params = rollout_tables_nb(ws)
     i = pick_step_nb(pol, params, mac, W, A2, seat, n, pending or bound)
     own = MELD_STOP if i < 0 else cands[i]
     if bound:
@@ -433,15 +445,20 @@ def finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
 
 
 @level
-def play_candidate_nb(mac, W, A2, buf, pol, params, seat, decision, cand):
-    """Play candidate ``cand`` and the deal in ``W`` to its end with ``pol``."""
-    if finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand) != DEAL_OVER:
-        play_to_end_nb(mac, W, A2, buf, pol, params, (seat + 1) % mac.num_players)
+def play_candidate_nb(mac, W, A2, buf, pol, params, seat, decision, cand, turns):
+    """Play candidate ``cand`` and the deal in ``W`` with ``pol``: to its end, or ``turns``
+    turns after the decision's turn (MAX_TURNS: to its end).  Returns whether it ended."""
+    if finish_turn_nb(mac, W, A2, buf, pol, params, seat, decision, cand) == DEAL_OVER:
+        return True
+    return play_to_end_nb(mac, W, A2, buf, pol, params, (seat + 1) % mac.num_players, turns)
 
 
 @kernel
-def deal_scores_nb(mac, W, A2, out):
-    """Score the ended deal in ``W`` (A45-A53): every side's total into ``out``."""
+def deal_scores_nb(mac, W, A2, ended, out):
+    """Score the deal in ``W`` (A45-A53): every side's total into ``out``.  A deal cut off
+    (not ``ended``) is scored as if the stock had run out (A44): nobody went out (A42)."""
+    if not ended:
+        W.st[ST_END_REASON] = END_STOCK                               # truncated: A44
     for side in range(SIDES):
         out[side] = side_total_nb(mac, W, A2, side)
 
@@ -454,47 +471,47 @@ def player_of_nb(seat, decision):
 
 
 @level
-def rollouts_nb(mac, S, A, buf, seat, decision, cands, nc, key, d0, values):
+def rollouts_nb(mac, S, A, buf, pol, params, seat, decision, cands, nc, key, d0, values,
+                turns):
     """Value the candidates ``cands[:nc]`` of ``seat``'s ``decision`` in the deal ``S``, ``A``
     (stopped at that decision): for each ``i`` < ``values.shape[0]`` and candidate ``c``, play
-    ``c`` on determinization ``d0 + i`` of ``key`` (from ``seat``'s view) and the deal to its
-    end with ``expert`` at every seat, and write every side's deal score into
-    ``values[i, c, side]`` (int64).  ``S`` and ``A`` are left as they were (but ``A``'s
-    scratch arrays, module docstring)."""
+    ``c`` on determinization ``d0 + i`` of ``key`` (from ``seat``'s view) and the deal with
+    ``pol`` at every seat, to its end or ``turns`` turns after the decision's turn, and write
+    every side's deal score into ``values[i, c, side]`` (int64).  ``S`` and ``A`` are left as
+    they were (but ``A``'s scratch arrays, module docstring)."""
     ws = S.ws
     W = scratch_state_nb(ws)
     A2 = scratch_mac_nb(ws, A)
-    pol, params = rollout_tables_nb(ws)
     player = player_of_nb(seat, decision)
     for i in range(values.shape[0]):
         for c in range(nc):
             determinize_nb(mac, S, A, W, A2, seat, key, d0 + i)
-            play_candidate_nb(mac, W, A2, buf, pol, params, player, decision, cands[c])
-            deal_scores_nb(mac, W, A2, values[i, c])
+            ended = play_candidate_nb(mac, W, A2, buf, pol, params, player, decision,
+                                      cands[c], turns)
+            deal_scores_nb(mac, W, A2, ended, values[i, c])
 
 
 @level
-def own_meld_play_nb(mac, S, A, buf, seat, cand):
+def own_meld_play_nb(mac, S, A, buf, pol, params, seat, cand):
     """The seat's meld steps from its ``DEC_OUT`` point with candidate ``cand``, played by the
-    rollout policy on a plain copy (its own turn does not depend on the hidden cards; its
-    partner's answer, expert's, neither): (whether it goes out, whether it asks)."""
+    rollout policy ``pol`` on a plain copy (its own turn does not depend on the hidden cards;
+    its partner's answer, a club player's, neither): (whether it goes out, whether it asks)."""
     ws = S.ws
     W = scratch_state_nb(ws)
     A2 = scratch_mac_nb(ws, A)
-    pol, params = rollout_tables_nb(ws)
     copy_deal_nb(S, A, W, A2)
     kind = melds_by_choice_nb(mac, W, A2, buf, pol, params, seat, DEC_OUT, cand)
     return kind == GOES_OUT, A2.x[X_ASKED + seat] > A.x[X_ASKED + seat]
 
 
 @level
-def out_options_nb(mac, S, A, buf, seat, cands):
-    """The candidates of the seat's ``DEC_OUT`` point, into ``cands``, the rollout policy's own
-    play first: ``OUT_OWN`` (it goes out without asking) or ``OUT_OWN_ASKS`` (it asks, A41) or
-    ``OUT_HOLD`` (it does not go out); then ``OUT_HOLD`` if it goes out, and ``OUT_ASK`` if it
-    does not ask and a question asked at the first chance would be (A41: asking allowed,
-    not yet spent).  Returns their number, or 0 when there is no choice."""
-    out, asks = own_meld_play_nb(mac, S, A, buf, seat, OUT_OWN)
+def out_options_nb(mac, S, A, buf, pol, params, seat, cands):
+    """The candidates of the seat's ``DEC_OUT`` point, into ``cands``, the own play of the
+    rollout policy ``pol`` first: ``OUT_OWN`` (it goes out without asking) or ``OUT_OWN_ASKS``
+    (it asks, A41) or ``OUT_HOLD`` (it does not go out); then ``OUT_HOLD`` if it goes out,
+    and ``OUT_ASK`` if it does not ask and a question asked at the first chance would be
+    (A41: asking allowed, not yet spent).  Returns their number, or 0 when there is no choice."""
+    out, asks = own_meld_play_nb(mac, S, A, buf, pol, params, seat, OUT_OWN)
     n = 1
     if asks:
         cands[0] = OUT_OWN_ASKS
@@ -505,8 +522,8 @@ def out_options_nb(mac, S, A, buf, seat, cands):
     if out:
         cands[n] = OUT_HOLD
         n += 1
-    if not asks and may_ask_nb(mac, A, seat) and own_meld_play_nb(mac, S, A, buf, seat,
-                                                                  OUT_ASK)[1]:
+    if not asks and may_ask_nb(mac, A, seat) and \
+            own_meld_play_nb(mac, S, A, buf, pol, params, seat, OUT_ASK)[1]:
         cands[n] = OUT_ASK
         n += 1
     return n if n > 1 else 0

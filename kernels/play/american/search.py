@@ -62,13 +62,14 @@ from .rollout import (
     TAKE_DRAW,
     TAKE_PILE,
     copy_deal_nb,
+    expert_tables_nb,
     melds_by_choice_nb,
     out_options_nb,
     rollouts_nb,
     scratch_mac_nb,
 )
-from .turn import ASK_OWN_NO, DEAL_OVER, discard_phase_nb, draw_part_nb, legal_discards_nb
-from .turn import melds_part_nb, open_turn_nb, play_turn_nb, take_open_nb
+from .turn import ASK_OWN_NO, DEAL_OVER, MAX_TURNS, discard_phase_nb, draw_part_nb
+from .turn import legal_discards_nb, melds_part_nb, open_turn_nb, play_turn_nb, take_open_nb
 from ...game.american.steps import GOES_ON
 from ...game.slots import WS_ORDER
 
@@ -94,8 +95,10 @@ def search_choice_nb(mac, S, A, buf, seat, q, decision, cands, nc):
     values = ws[R_ROW, VAL_AT:VAL_AT + 2 * MAX_CANDIDATES].reshape((1, MAX_CANDIDATES, 2))
     key = decision_key_nb(S.rng, S.st, seat, decision)
     dets = int(q[Q_DETERMINIZATIONS])
+    pol, params = expert_tables_nb(ws)
     for d in range(dets):
-        rollouts_nb(mac, S, A, buf, seat, decision, cands, nc, key, d, values)
+        rollouts_nb(mac, S, A, buf, pol, params, seat, decision, cands, nc, key, d, values,
+                    np.int64(MAX_TURNS))
         base = margin_nb(values[0, 0], seat)
         for c in range(nc):
             add_gain_nb(stats, c, margin_nb(values[0, c], seat) - base)
@@ -120,7 +123,8 @@ def search_out_nb(mac, S, A, buf, seat, q):
     """The going-out search: the ``DEC_OUT`` candidate the seat plays (``OUT_OWN`` where
     there is no choice)."""
     cands = S.ws[R_STATS, AT:AT + 3]
-    nc = out_options_nb(mac, S, A, buf, seat, cands)
+    pol, params = expert_tables_nb(S.ws)
+    nc = out_options_nb(mac, S, A, buf, pol, params, seat, cands)
     if nc == 0:
         return OUT_OWN
     return cands[search_choice_nb(mac, S, A, buf, seat, q, DEC_OUT, cands, nc)]

@@ -628,13 +628,15 @@ def side_total_nb(mac, S, A, side):
 
 
 @kernel
-def play_to_end_nb(mac, S, A, buf, pol, params, seat):
-    """Play the deal to its end from ``seat``'s turn, every seat by its policy in ``pol``
-    (none of them ``search``: the rollouts of kernels/play/american/rollout.py)."""
+def play_to_end_nb(mac, S, A, buf, pol, params, seat, limit):
+    """Play the deal from ``seat``'s turn, every seat by its policy in ``pol`` (none of them
+    ``search``: the rollouts of kernels/play/american/rollout.py): to its end, or ``limit``
+    turns (MAX_TURNS: to its end).  Returns whether the deal ended."""
     over = False
     turns = 0
-    while not over:
+    while not over and turns < limit:
         over = play_turn_nb(mac, S, A, buf, pol, params, seat) == DEAL_OVER
         seat = seat + 1 if seat + 1 < mac.num_players else 0
         turns += 1
         over = turn_checked_nb(mac, S, A, over, turns)
+    return over
