@@ -37,9 +37,10 @@ from ..game.american.melds import (
 from ..game.american.pile import stock_left_nb
 from ..game.american.state import X_PRE_ONLY, X_TURN_ANSWER, X_TURN_FRESH, X_TURN_OPENING
 from ..game.american.steps import (
-    is_legal_step_nb,
+    ILLEGAL,
     is_out_step_nb,
     placements_nb,
+    step_kind_nb,
 )
 from ..game.cards import ACE, BLACK3, DEUCE, FIRST_NATURAL, JOKER, NKINDS, RED3, SEVEN
 from ..game.rng import STREAM_POLICY, rand_below_nb
@@ -62,6 +63,8 @@ from .american_club import (
 )
 from .club import P_ENDGAME_STOCK
 from .ids import POLICY_EXPERT, POLICY_GREEDY, POLICY_RANDOM
+
+UNKNOWN_KIND = -2       # scored_step_nb: the step's kind is not known (steps.step_kind_nb)
 
 
 @kernel
@@ -272,7 +275,9 @@ def step_score_nb(pol, params, mac, S, seat, row, nat, wild, pending, held, endg
 @turn_step
 def scored_step_nb(pol, params, mac, S, A, seat, pending):
     """``greedy``'s or a club player's meld step found without listing every placement:
-    written to ``A.steps[0]``; returns 0, or -1 to stop.  The same step :func:`pick_step_nb`
+    written to ``A.steps[0]``; returns (0, how the step leaves the turn, found by its legality
+    check: ``steps.step_kind_nb``), or (-1, UNKNOWN_KIND) to stop, or (the index
+    :func:`pick_step_nb` picks from the list, UNKNOWN_KIND).  The same step :func:`pick_step_nb`
     picks from the list of :func:`.steps.placements_nb`: a step's score and its legality read
     its row, natural cards and number of wild cards only, so the first of equals in that list
     is a row's first placement of that many wild cards (:func:`.melds.first_split_nb`), and
@@ -315,16 +320,18 @@ def scored_step_nb(pol, params, mac, S, A, seat, pending):
                     best_wild = wild
                     best_score = score
     if best_row < 0:
-        return -1
+        return -1, UNKNOWN_KIND
     deuces, add_jokers = first_split_nb(best_wild, jokers)
     A.steps[0, 0] = best_row
     A.steps[0, 1] = best_nat
     A.steps[0, 2] = deuces
     A.steps[0, 3] = add_jokers
-    if is_legal_step_nb(mac, S, A, seat, 0, x[X_TURN_ANSWER] != 0):
-        return 0
+    kind = step_kind_nb(mac, S, A, seat, best_row, best_nat, deuces, add_jokers,
+                        x[X_TURN_ANSWER] != 0)
+    if kind != ILLEGAL:
+        return 0, kind
     n = placements_nb(mac, S, A, seat, skip)
-    return pick_step_nb(pol, params, mac, S, A, seat, n, pending)
+    return pick_step_nb(pol, params, mac, S, A, seat, n, pending), UNKNOWN_KIND
 
 
 @turn_step

@@ -116,6 +116,7 @@ from ...players.american_user import (
     tries_opening_nb,
 )
 from ...players.american import (
+    UNKNOWN_KIND,
     picks_from_placements_nb,
     plays_by_scores_nb,
     scored_step_nb,
@@ -258,12 +259,15 @@ def step_source_nb(pol, mac, seat, answer):
 @turn_step
 def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
-    returns how the phase ended (GOES_ON when he stopped)."""
+    returns how the phase ended (GOES_ON when he stopped).  A step's kind is the one its
+    legality check found (the scored walk's), else :func:`.steps.step_kind_nb`'s, going out
+    allowed unless the turn's answer forbids it (A41)."""
     while True:
         source = step_source_nb(pol, mac, seat, A.x[X_TURN_ANSWER])
+        kind = UNKNOWN_KIND
         if source == SCORED:
             pending = A.x[X_TENTATIVE] == 1 and not opening_stands_nb(mac, S, A, seat)
-            i = scored_step_nb(pol, params, mac, S, A, seat, pending)
+            i, kind = scored_step_nb(pol, params, mac, S, A, seat, pending)
         else:
             i = listed_step_nb(mac, S, A, buf, pol, params, seat, source)
         if i < 0:
@@ -272,7 +276,9 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
         nat = A.steps[i, 1]
         deuces = A.steps[i, 2]
         jokers = A.steps[i, 3]
-        kind = step_kind_nb(mac, S, A, seat, row, nat, deuces, jokers, True)
+        if kind == UNKNOWN_KIND:                  # A41: no going out after a "no"
+            kind = step_kind_nb(mac, S, A, seat, row, nat, deuces, jokers,
+                                A.x[X_TURN_ANSWER] != 0)
         apply_step_nb(S, A, buf, seat, row, nat, deuces, jokers)
         if kind != GOES_ON:
             return kind
