@@ -342,7 +342,7 @@ def pick_discard_nb(pol, params, mac, S, A, seat, legal, n):
     if is_random_nb(pol, seat):
         return legal[rand_below_nb(S.rng, STREAM_POLICY + seat, n)]
     if is_club_nb(pol, seat):
-        return club_discard_nb(mac, S, seat, legal, n, params[seat])
+        return club_discard_nb(mac, S, seat, legal, n, params[seat], A.chances)
     return greedy_discard_nb(mac, S, seat, legal, n)
 
 

@@ -36,8 +36,6 @@ What the family's strategy turns on, and how the engine weighs it:
 A41's question is asked only where ``ask_permission=required``, and then whenever the step
 the player would make goes out; a partner asked answers yes: players/american.py).
 """
-import numpy as np
-
 from ..game.american.melds import CANASTA, WILD_ROW, canastas_nb, is_dead_nb, mac_card_value_nb
 from ..game.american.pile import stock_left_nb
 from ..game.american.state import X_TURN_ANSWER
@@ -47,7 +45,6 @@ from ..game.slots import M_DEUCE, M_JOKER, M_NAT, M_SIZE, SIDE_MELDED, ST_PILE_N
 from ..game.state import row_total_nb
 from ..jit import kernel, turn_step
 from .club import (
-    MEMO,
     P_DANGER,
     P_ENDGAME_STOCK,
     P_GO_OUT_MARGIN,
@@ -121,6 +118,19 @@ def pair_chance_nb(unseen, hand, unknown):
     if unknown - unseen - hand + 1 > 0:
         p1 = p0 * hand * unseen / (unknown - unseen - hand + 1)
     return max(0.0, 1.0 - p0 - p1)
+
+
+@turn_step
+def pair_chance_of_nb(chances, unseen, hand, unknown):
+    """:func:`pair_chance_nb`, looked up in the state's table ``chances`` (``A.chances``) and
+    worked out only the first time (the same value, the same float, as every time)."""
+    if hand >= chances.shape[1] or unknown >= chances.shape[2]:
+        return pair_chance_nb(unseen, hand, unknown)
+    chance = chances[unseen, hand, unknown]
+    if chance < 0.0:
+        chance = pair_chance_nb(unseen, hand, unknown)
+        chances[unseen, hand, unknown] = chance
+    return chance
 
 
 @turn_step
@@ -353,23 +363,21 @@ def keep_value_nb(mac, S, seat, kind):
 
 
 @turn_step
-def club_discard_nb(mac, S, seat, legal, n, par):
+def club_discard_nb(mac, S, seat, legal, n, par, chances):
     """The legal discard with the least keep value plus danger: the chance the next opponent
-    holds a natural pair of its rank, times the pile it would take, times ``danger``
-    (``DANGER_SCALE`` points a unit; with ``danger`` 0 no chance is computed)."""
+    holds a natural pair of its rank (:func:`pair_chance_of_nb`, from the state's table
+    ``chances``), times the pile it would take, times ``danger`` (``DANGER_SCALE`` points a
+    unit; with ``danger`` 0 no chance is computed)."""
     nxt = (seat + 1) % 4
     danger = par[P_DANGER] * DANGER_SCALE
     opp_hand = 0
     unknown = 0
     unseen = S.ws[WS_UNSEEN]
-    chances = unseen[MEMO:MEMO + RANK_CARDS + 1].view(np.float64)    # by unseen count
     if danger != 0.0:
         for k in range(NKINDS):
             opp_hand += S.hands[nxt, k]
         unknown = unknown_cards_nb(S, seat)
         unseen_kinds_nb(S, seat, unseen)
-        for u in range(RANK_CARDS + 1):
-            chances[u] = -1.0                           # not computed yet
     pile = S.st[ST_PILE_N] + 1
     best = legal[0]
     best_key = 1e18
@@ -379,10 +387,8 @@ def club_discard_nb(mac, S, seat, legal, n, par):
         if k == DEUCE or k == JOKER:
             key += 10000.0
         elif danger != 0.0 and not is_dead_nb(mac, S.melds, nxt % 2, k):
-            u = max(unseen[k], 0)
-            if chances[u] < 0.0:
-                chances[u] = pair_chance_nb(u, opp_hand, unknown)
-            key += danger * chances[u] * pile
+            chance = pair_chance_of_nb(chances, max(unseen[k], 0), opp_hand, unknown)
+            key += danger * chance * pile
         if key < best_key:
             best = k
             best_key = key

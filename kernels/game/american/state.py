@@ -17,6 +17,10 @@ state's are (kernels/game/slots.py).
 * ``items``    int64[2, N_ITEMS]      the deal's score items per side (:mod:`.scoring`)
 * ``sizes``    int64[9]               scratch of :func:`.special.special_hand_nb`
 * ``scores``   float64[MAX_STEPS]     scratch: a player's score of each option
+* ``chances``  float64[CHANCE_UNSEEN, CHANCE_HAND, CHANCE_UNKNOWN]  the club players' pair
+  chances (``players/american_club.py``, :func:`pair_chance_nb` by unseen cards, hand size
+  and unknown cards), each worked out once per state and remembered (-1: not yet); a pure
+  function's table, so a rollout's scratch state shares it
 """
 from typing import NamedTuple
 
@@ -30,6 +34,9 @@ from .scoring import N_ITEMS
 
 MAX_STEPS = 4096        # more than the placements one step can have (12 rows x 9 x 5 x 5)
 MAX_LOG = 64            # steps of one opening: never more than the cards in a hand
+CHANCE_UNSEEN = 9       # chances: 0..8 unseen natural cards of a rank (two packs, A2)
+CHANCE_HAND = 48        # ... hands of up to 47 cards (a larger one is worked out each time)
+CHANCE_UNKNOWN = 112    # ... up to 111 unknown cards (108 in the packs)
 
 X_SLOTS = declare(globals(), None, (
     Slot("X_TALONS_TAKEN", 1, "bit TALON_FIRST / TALON_SECOND: the talon was taken", "mask",
@@ -76,6 +83,7 @@ class MacState(NamedTuple):
     items: np.ndarray
     sizes: np.ndarray
     scores: np.ndarray
+    chances: np.ndarray
 
 
 def new_mac_state():
@@ -90,7 +98,8 @@ def new_mac_state():
                     np.zeros(NKINDS, np.int64),
                     np.zeros((2, N_ITEMS), np.int64),
                     np.zeros(9, np.int64),
-                    np.zeros(MAX_STEPS, np.float64))
+                    np.zeros(MAX_STEPS, np.float64),
+                    np.full((CHANCE_UNSEEN, CHANCE_HAND, CHANCE_UNKNOWN), -1.0))
 
 
 new_mac_state_nb = entry(new_mac_state)

@@ -169,7 +169,7 @@ assert MAC_END <= 1280
 @kernel
 def scratch_mac_nb(ws, A):
     """The scratch family state: its own small arrays in row ``R_POOL`` of ``ws``, ``A``'s
-    pure scratch arrays (``steps``, ``scores``, ``sizes``) shared."""
+    pure scratch arrays (``steps``, ``scores``, ``sizes``) and table (``chances``) shared."""
     row = ws[R_POOL]
     return MacState(row[_X:_THREES],
                     row[_THREES:_LAID].reshape((SIDES, 2)),
@@ -181,7 +181,8 @@ def scratch_mac_nb(ws, A):
                     row[_PRE:_ITEMS],
                     row[_ITEMS:MAC_END].reshape((SIDES, N_ITEMS)),
                     A.sizes,
-                    A.scores)
+                    A.scores,
+                    A.chances)
 
 
 @kernel
