@@ -297,3 +297,47 @@ def test_club_players_take_a_pile_onto_new_sevens_only_when_worth_it(pile, in_ha
     par = np.zeros(NPARAMS)
     par[P_MIN_PILE_TAKE] = 1                   # rush's: any pile
     assert bool(club_takes_pile_nb(mac, S, 0, par, POLICY_RUSH)) is takes
+
+
+@pytest.mark.parametrize("rules_text", ["modern-american",
+                                        "modern-american(ask_permission=required)"])
+def test_a_step_under_the_talon_rule_goes_out_only_where_going_out_is_allowed(rules_text):
+    """A17, A39, A41: in an opening turn that earns a talon, a meld step that leaves one card
+    goes out when going out is allowed, and is the talon's last step (TALON_LAST) when the
+    turn's answer forbids going out (a partner's "no", or a searched hold): ``greedy``'s
+    scored step (``modern-american``) and a step picked from the legal list (asking
+    required) alike."""
+    from canasta_sim.kernels.game.american import pile as P
+    from canasta_sim.kernels.game.american.state import (
+        X_TURN_ANSWER,
+        X_TURN_FRESH,
+        X_TURN_OPENING,
+        X_TURN_TALON,
+        mac_record_nb,
+        new_mac_state,
+    )
+    from canasta_sim.kernels.game.american.steps import GOES_OUT, TALON_LAST
+    from canasta_sim.kernels.game.cards import FIVE, JACK, KING, QUEEN
+    from canasta_sim.kernels.game.slots import M_NAT, M_SIZE, SIDE_MELDED
+    from canasta_sim.kernels.game.state import new_state
+    from canasta_sim.kernels.play.american.turn import step_loop_nb
+
+    plan = prepare(1, 0, rules_text, "greedy")
+    record = mac_record_nb(plan.rules_nb)
+    king, queen, jack, five = KING, QUEEN, JACK, FIVE
+    kinds = []
+    for answer in (-1, 0):
+        S, A = new_state(), new_mac_state()
+        S.hands[0, jack] = 3
+        S.hands[0, five] = 1
+        for row in (king, queen):                    # two clean canastas laid this turn
+            S.melds[0, M_NAT, row] = S.melds[0, M_SIZE, row] = 7
+        S.sidev[0, SIDE_MELDED] = 0
+        A.x[X_TURN_OPENING] = 1
+        A.x[X_TURN_FRESH] = 1 << king | 1 << queen
+        A.x[X_TURN_TALON] = P.TALON_FIRST
+        A.x[X_TURN_ANSWER] = answer
+        buf = np.zeros(64, np.int64)
+        kinds.append(step_loop_nb(record[0], S, A, buf, plan.policy_ids, plan.params, 0))
+        assert S.hands[0, jack] == 0 and S.melds[0, M_SIZE, jack] == 3    # J J J laid
+    assert kinds == [GOES_OUT, TALON_LAST]
