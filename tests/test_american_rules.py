@@ -263,6 +263,26 @@ def test_take_meld_is_never_the_clean_triple():
     assert not I.has_clean_triple_nb(MAC, t, X, laid, tr)
 
 
+def test_an_opening_is_lost_when_no_clean_triple_is_laid_or_can_be():
+    """A25a, A22, reading 8 (``initial.opening_lost_nb``, where the turn stops a try of greedy
+    or a club player): lost once no clean triple is laid and none can be laid from the
+    hand; never under a Splash or ``clean_or_wild`` (not worked out there)."""
+    t, laid, tr = opening(["K K K", "Q Q 2"])
+    assert not I.opening_lost_nb(MAC, t, X, laid, tr, hand("J 5 2"))      # K K K stands
+    t, laid, tr = opening(["K K K 2", "Q Q 2"])
+    assert I.opening_lost_nb(MAC, t, X, laid, tr, hand("J J 5"))          # dirtied, none left
+    assert not I.opening_lost_nb(MAC, t, X, laid, tr, hand("J J J 5"))    # J J J can be laid
+    assert I.opening_lost_nb(MAC, t, X, laid, tr, hand("Q Q Q 5"))        # Qs have a meld
+    dead = meld(t.copy(), Y, "J J J J J J J")                                # A22: J is dead
+    assert I.opening_lost_nb(MAC, dead, X, laid, tr, hand("J J J 5"))
+    t, laid, tr = opening(["Q Q 2"], take="K")                              # reading 8
+    assert I.opening_lost_nb(MAC, t, X, laid, tr, hand("K K K 5"))
+    t, laid, tr = opening(["K K K 2", "Q Q 2"])
+    for text in ("modern-american(mac_splash=true)", "modern-american-pagat"):
+        mac = parse_rules(text).to_american_kernel()
+        assert not I.opening_lost_nb(mac, t, X, laid, tr, hand("J J 5"))
+
+
 def test_A_T10_no_dirty_canasta_in_the_opening_turn():
     """A25c: 8x5 + 2 + Jk is refused in the opening turn; 8x7 is legal and counts 70."""
     t = meld(table(), X, "8x5")

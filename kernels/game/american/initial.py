@@ -91,6 +91,27 @@ def opening_ok_nb(mac, melds, side, laid, take_row, minimum):
 
 
 @kernel
+def opening_lost_nb(mac, melds, side, laid, take_row, hand):
+    """Whether no further steps from ``hand`` (the cards the opening's steps come from) can
+    make the side's tentative opening stand, whatever they are: a dirty canasta is laid
+    (A25c), or no clean triple is laid (A25a) and none can be, since every rank held three
+    times or more already has a meld (a wild card on it, or the take's, reading 8) or is dead
+    (A22).  Never with ``mac_splash`` or ``clean_or_wild`` (a Splash or a wild meld could
+    still make it: not worked out, so never called lost)."""
+    if mac.mac_splash or mac.mac_initial_meld_needs == MacNeeds.CLEAN_OR_WILD:
+        return False
+    if dirty_canasta_nb(melds, side):                                     # A25c
+        return True
+    if has_clean_triple_nb(mac, melds, side, laid, take_row):            # A25a
+        return False
+    for row in range(FIRST_NATURAL, ACE + 1):
+        if hand[row] >= 3 and row != take_row and melds[side, M_SIZE, row] == 0 and \
+                not is_dead_nb(mac, melds, side, row):
+            return False                        # a new clean triple can still be laid
+    return True
+
+
+@kernel
 def opening_possible_nb(mac, melds, side, hand, take_row, minimum):
     """A necessary condition for an initial meld from ``hand`` (the cards held before a take
     when ``take_row`` >= 0): a clean triple can be laid (A25a) and every card that could go

@@ -18,7 +18,7 @@ from ...game.american.discard import (
     legal_discard_kinds_nb,
     may_go_out_nb,
 )
-from ...game.american.initial import opening_ok_nb, opening_possible_nb
+from ...game.american.initial import opening_lost_nb, opening_ok_nb, opening_possible_nb
 from ...game.american.melds import place_nb
 from ...game.american.moves import (
     LAID,
@@ -261,7 +261,8 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
     """Meld steps until the player stops or a step ends the turn (GOES_OUT, TALON_LAST);
     returns how the phase ended (GOES_ON when he stopped).  A step's kind is the one its
     legality check found (the scored walk's), else :func:`.steps.step_kind_nb`'s, going out
-    allowed unless the turn's answer forbids it (A41)."""
+    allowed unless the turn's answer forbids it (A41).  A tentative opening that can no
+    longer stand stops (:func:`opening_lost_after_nb`)."""
     while True:
         source = step_source_nb(pol, mac, seat, A.x[X_TURN_ANSWER])
         kind = UNKNOWN_KIND
@@ -282,6 +283,21 @@ def step_loop_nb(mac, S, A, buf, pol, params, seat):
         apply_step_nb(S, A, buf, seat, row, nat, deuces, jokers)
         if kind != GOES_ON:
             return kind
+        if deuces + jokers > 0 and opening_lost_after_nb(mac, S, A, pol, seat):
+            return GOES_ON
+
+
+@turn_step
+def opening_lost_after_nb(mac, S, A, pol, seat):
+    """After a meld step with wild cards (the only kind that can dirty the last clean triple):
+    whether the seat, playing ``greedy`` or a club player, should stop a tentative opening
+    that can no longer stand (:func:`.initial.opening_lost_nb`): its further steps would
+    only be put back with it.  Those players draw nothing at random and keep no state, so
+    stopping early leaves every row as it was; any other player plays its try out."""
+    if A.x[X_TENTATIVE] == 0 or not plays_by_scores_nb(pol, seat):
+        return False
+    hand = A.pre if A.x[X_PRE_ONLY] else S.hands[seat]
+    return opening_lost_nb(mac, S.melds, seat % 2, A.laid, A.x[X_TURN_TAKE_ROW], hand)
 
 
 @turn_step
