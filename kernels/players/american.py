@@ -38,6 +38,7 @@ from ..game.american.pile import stock_left_nb
 from ..game.american.state import X_PRE_ONLY, X_TURN_ANSWER, X_TURN_FRESH, X_TURN_OPENING
 from ..game.american.steps import (
     ILLEGAL,
+    UNKNOWN_KIND,
     is_out_step_nb,
     placements_nb,
     step_kind_nb,
@@ -63,8 +64,6 @@ from .american_club import (
 )
 from .club import P_ENDGAME_STOCK
 from .ids import POLICY_EXPERT, POLICY_GREEDY, POLICY_RANDOM
-
-UNKNOWN_KIND = -2       # scored_step_nb: the step's kind is not known (steps.step_kind_nb)
 
 
 @kernel

@@ -32,6 +32,7 @@ GOES_ON = 0       # step_kind_nb: the player keeps cards to discard and keep
 GOES_OUT = 1      # the step leaves his going-out discard (A39)
 TALON_LAST = 2    # the step leaves one card under the talon exception (A17)
 ILLEGAL = -1
+UNKNOWN_KIND = -2  # a step whose kind is not worked out yet (the turn asks step_kind_nb)
 
 
 @turn_step

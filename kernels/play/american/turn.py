@@ -76,6 +76,7 @@ from ...game.american.steps import (
     GOES_ON,
     GOES_OUT,
     TALON_LAST,
+    UNKNOWN_KIND,
     is_out_step_nb,
     keep_out_steps_nb,
     legal_steps_nb,
@@ -116,7 +117,6 @@ from ...players.american_user import (
     tries_opening_nb,
 )
 from ...players.american import (
-    UNKNOWN_KIND,
     picks_from_placements_nb,
     plays_by_scores_nb,
     scored_step_nb,
