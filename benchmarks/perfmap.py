@@ -8,6 +8,12 @@
 The kernels loaded from the on-disk cache are object code that numba links into its JIT
 engine; their symbols and sizes are read from that object code (``nm``) and their addresses
 from the engine, which is all a perf map needs.  Never timed in a test.
+
+``--objects DIR`` also keeps that object code (``DIR/<n>.o``) and where each symbol landed
+(``DIR/index.tsv``), for ``benchmarks.perflines`` to name the source line of every sample.
+Line tables need ``NUMBA_DEBUGINFO=1`` (and ``NUMBA_BOUNDSCHECK=0``, which it would turn
+on), in a cache folder of its own; numba's ``noinline`` on every function, which that
+setting also adds, is taken back here (docs/performance.md, "Where the time goes").
 """
 from __future__ import annotations
 
@@ -33,10 +39,30 @@ def _keep_objects():
     return kept
 
 
-def write_perf_map(kept) -> int:
-    """Write /tmp/perf-<pid>.map for the kept libraries; returns the number of entries."""
+def _keep_inlining():
+    """With numba's debug info on (``NUMBA_DEBUGINFO=1``, for line tables), numba marks every
+    function it lowers ``noinline``; take that back, so that the profiled machine code has
+    the structure of the real build (its helpers inlined as always)."""
+    from numba.core import lowering
+
+    original = lowering.BaseLower.pre_lower
+
+    def pre_lower(self):
+        original(self)
+        self.builder.function.attributes.discard("noinline")
+
+    lowering.BaseLower.pre_lower = pre_lower
+
+
+def write_perf_map(kept, objects=None) -> int:
+    """Write /tmp/perf-<pid>.map for the kept libraries; returns the number of entries.  With
+    ``objects`` (a folder), keep each library's object code there and an index of symbols."""
     lines = []
-    for library, obj in kept:
+    index = []
+    for number, (library, obj) in enumerate(kept):
+        if objects is not None:
+            with open(os.path.join(objects, f"{number}.o"), "wb") as handle:
+                handle.write(obj)
         with tempfile.NamedTemporaryFile(suffix=".o", delete=False) as handle:
             handle.write(obj)
         try:
@@ -54,17 +80,33 @@ def write_perf_map(kept) -> int:
                 continue
             if address:
                 lines.append(f"{address:x} {int(parts[1], 16):x} {parts[3]}")
+                index.append(f"{number}\t{parts[0]}\t{address:x}\t{parts[3]}")
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as handle:
         handle.write("\n".join(lines) + "\n")
+    if objects is not None:
+        with open(os.path.join(objects, "index.tsv"), "w") as handle:
+            handle.write("\n".join(index) + "\n")
     return len(lines)
 
 
 def main(argv=None) -> int:
-    """``POLICY DEALS [RULES]``: play DEALS deals of POLICY at every seat on one thread."""
-    args = sys.argv[1:] if argv is None else argv
+    """``POLICY DEALS [RULES] [--objects DIR]``: play DEALS deals of POLICY at every seat on
+    one thread."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    objects = None
+    if "--objects" in args:
+        at = args.index("--objects")
+        objects = args[at + 1] if at + 1 < len(args) else None
+        del args[at:at + 2]
+        if objects is None or not os.path.isdir(objects):
+            print(f"perfmap: --objects needs an existing folder, got {objects!r}",
+                  file=sys.stderr)
+            return 2
     if len(args) < 2:
         print(__doc__)
         return 2
+    if os.environ.get("NUMBA_DEBUGINFO") == "1":
+        _keep_inlining()
     kept = _keep_objects()
     from canasta_sim.runner import play_range, prepare
 
@@ -73,7 +115,7 @@ def main(argv=None) -> int:
     plan = prepare(deals, 20261129, rules, policy)
     out = plan.new_rows(deals, fill=1)
     play_range(plan, 0, out[:min(deals, 100)])          # load (or compile) the kernels
-    entries = write_perf_map(kept)
+    entries = write_perf_map(kept, objects)
     start = time.perf_counter()
     play_range(plan, 0, out)
     seconds = time.perf_counter() - start
