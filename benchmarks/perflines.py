@@ -1,19 +1,21 @@
 """Name the source line (or the function) of every jitted sample of a ``perf`` profile.
 
     mkdir /tmp/objs
-    NUMBA_DEBUGINFO=1 NUMBA_BOUNDSCHECK=0 NUMBA_EXTEND_VARIABLE_LIFETIMES=0 \\
-        CANASTA_SIM_CACHE_DIR=/tmp/cache-lines perf record -F 4000 -o /tmp/perf.data \\
+    export NUMBA_DEBUGINFO=1 NUMBA_BOUNDSCHECK=0 NUMBA_EXTEND_VARIABLE_LIFETIMES=0
+    export CANASTA_SIM_CACHE_DIR=/tmp/cache-lines                     # a cache of its own
+    python -m benchmarks.perfmap careful 2000 modern-american         # compile once
+    perf record -F 4000 -o /tmp/perf.data \\
         python -m benchmarks.perfmap careful 200000 modern-american --objects /tmp/objs
     python -m benchmarks.perflines /tmp/perf.data /tmp/objs            # by source line
     python -m benchmarks.perflines /tmp/perf.data /tmp/objs --by function --top 30
 
-``benchmarks.perfmap --objects`` keeps the object code of every kernel it maps and where each
-symbol landed; a sample's offset into its symbol is then an address in that object code, and
-``addr2line`` names its source line and the chain of functions inlined there (the innermost
-first).  The line tables exist only in a build with ``NUMBA_DEBUGINFO=1``, in a cache of its
-own; numba then marks every function ``noinline``, so that build runs about twice as slow and
-the shares of small helpers are inflated by their calls: read it for the loops that cost
-(docs/performance.md, "Profiling by source line").  Never run in a test; the parsing is.
+``benchmarks.perfmap --objects`` keeps the object code of every kernel it loads from the cache
+and where each symbol landed (so the kernels must be compiled by an earlier run); a sample's
+offset into its symbol is then an address in that object code, and ``addr2line`` names its
+source line and the chain of functions inlined there (the innermost first).  The line tables
+exist only in a build with ``NUMBA_DEBUGINFO=1``; perfmap takes back the ``noinline`` numba
+then puts on every function, so the profile is the real build's (docs/performance.md, "Where
+the time goes").  Never run in a test; the parsing is.
 """
 from __future__ import annotations
 
@@ -102,6 +104,12 @@ def resolve(objects, offsets):
     return frames
 
 
+def object_address(index, address, symbol):
+    """(object number, address in that object) of a sample at ``address`` in ``symbol``."""
+    number, at_object, at_process = index[symbol]
+    return number, at_object + address - at_process
+
+
 def tally(found, index, frames, by):
     """Samples counted by source line (``by="line"``) or innermost function; samples outside
     the jitted code by their symbol, marked ``[other]``."""
@@ -110,8 +118,7 @@ def tally(found, index, frames, by):
         if symbol not in index:
             counts["[other] " + symbol[:60]] += 1
             continue
-        number, at_object, at_process = index[symbol]
-        chain = frames.get((number, at_object + address - at_process)) or [("?", "?")]
+        chain = frames.get(object_address(index, address, symbol)) or [("?", "?")]
         function, location = chain[0]
         counts[short_function(function) if by == "function" else short_location(location)] += 1
     return counts
@@ -135,7 +142,7 @@ def main(argv=None) -> int:
     perf_data, objects = args
     index = read_index(f"{objects}/index.tsv")
     found = samples(perf_data)
-    offsets = {(index[s][0], index[s][1] + a - index[s][2]) for a, s in found if s in index}
+    offsets = {object_address(index, a, s) for a, s in found if s in index}
     counts = tally(found, index, resolve(objects, offsets), by)
     print(f"{len(found)} samples")
     for key, n in counts.most_common(top):

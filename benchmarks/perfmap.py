@@ -60,16 +60,18 @@ def write_perf_map(kept, objects=None) -> int:
     lines = []
     index = []
     for number, (library, obj) in enumerate(kept):
-        if objects is not None:
-            with open(os.path.join(objects, f"{number}.o"), "wb") as handle:
-                handle.write(obj)
-        with tempfile.NamedTemporaryFile(suffix=".o", delete=False) as handle:
+        if objects is not None:                      # kept for perflines, read by nm here
+            handle = open(os.path.join(objects, f"{number}.o"), "wb")
+        else:
+            handle = tempfile.NamedTemporaryFile(suffix=".o", delete=False)
+        with handle:
             handle.write(obj)
         try:
             listing = subprocess.run(["nm", "-S", "--defined-only", handle.name],
                                      capture_output=True, text=True).stdout
         finally:
-            os.unlink(handle.name)
+            if objects is None:
+                os.unlink(handle.name)
         for line in listing.splitlines():
             parts = line.split()
             if len(parts) != 4 or parts[2] not in "tTwW":
